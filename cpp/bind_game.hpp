@@ -1,0 +1,222 @@
+// One pybind11 binding for all three games. A game type G provides:
+//   using Move (trivially copyable; operator== compares what the move is, id() a 64-bit
+//     identity for Python's hash), using Undo (what make() needs to be taken back),
+//   kName, kMoveName, kMaxMoves (capacity of a move buffer),
+//   static G deal(uint64_t), static G from_text(std::string_view) (throws ParseError),
+//   static Move parse_move(std::string_view) (throws ParseError), static std::string
+//   move_text(const Move&), std::string to_text() const,
+//   int generate(Move* out) const, int count_moves() const,
+//   Undo make(const Move&) (the move must be legal), void unmake(const Move&, const Undo&),
+//   uint64_t hash() const, uint64_t canonical_hash() const, bool is_won() const,
+//   int score() const, bool operator==(const G&) const.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "search.hpp"
+
+namespace pe {
+namespace py = pybind11;
+
+// A game position seen from Python: the position, where it started and the moves played.
+template <class G>
+struct PyState {
+  G root;
+  G pos;
+  std::vector<std::pair<typename G::Move, typename G::Undo>> history;
+  explicit PyState(const G& g) : root(g), pos(g) {}
+};
+
+// patience_engine.IllegalMoveError, defined in pure Python so the reference raises the same type.
+inline py::object illegal_move_error() {
+  return py::module_::import("patience_engine._errors").attr("IllegalMoveError");
+}
+
+// Carries a Python signal error (Ctrl-C) out of a walk that ran without the GIL.
+struct SignalPoll {
+  std::optional<py::error_already_set> error;
+};
+
+// Interrupt::poll for Python callers: runs pending signal handlers; true when one raised.
+inline bool poll_python_signals(void* ctx) {
+  py::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() == 0) return false;
+  static_cast<SignalPoll*>(ctx)->error.emplace();
+  return true;
+}
+
+// Runs fn(Interrupt&) without the GIL; a signal handler's error (KeyboardInterrupt) is re-raised.
+template <class F>
+auto run_interruptible(F&& fn) {
+  SignalPoll signals;
+  Interrupt interrupt;
+  interrupt.poll = poll_python_signals;
+  interrupt.ctx = &signals;
+  try {
+    py::gil_scoped_release release;
+    return fn(interrupt);
+  } catch (const Interrupted&) {
+    throw *signals.error;
+  }
+}
+
+// Reads a deal number as an unsigned 64-bit value, or raises ValueError.
+inline std::uint64_t deal_number(const py::object& n) {
+  if (!py::isinstance<py::int_>(n) || py::isinstance<py::bool_>(n))
+    throw py::type_error("deal number must be an int, got " +
+                         std::string(py::str(py::type::of(n).attr("__name__"))));
+  if (n < py::int_(0) || n >= py::int_(1).attr("__lshift__")(64))
+    throw py::value_error("deal number must be in 0 .. 2**64-1, got " + std::string(py::str(n)));
+  return n.cast<std::uint64_t>();
+}
+
+// Registers G's move class, G's position class and a perft overload on module m.
+template <class G>
+void bind_game(py::module_& m, const char* doc) {
+  using Move = typename G::Move;
+  using State = PyState<G>;
+  auto text_of = [](const Move& mv) { return G::move_text(mv); };
+
+  py::class_<Move> move(m, G::kMoveName,
+                        "A move of this game; str() is its notation (README \"Move notation\").");
+  move.def(py::init([](const std::string& text) { return G::parse_move(text); }), py::arg("text"),
+           "Reads a move's notation. Raises ValueError naming what is wrong.")
+      .def("__str__", text_of)
+      .def("__repr__",
+           [](const Move& mv) {
+             return std::string(G::kMoveName) + "(" +
+                    std::string(py::repr(py::str(G::move_text(mv)))) + ")";
+           })
+      .def("__eq__", [](const Move& a, const Move& b) { return a == b; }, py::is_operator())
+      .def("__eq__", [](const Move&, const py::object&) { return false; }, py::is_operator())
+      .def("__hash__", [](const Move& mv) { return py::hash(py::int_(mv.id())); })
+      .def(py::pickle([](const Move& mv) { return py::make_tuple(G::move_text(mv)); },
+                      [](const py::tuple& t) { return G::parse_move(t[0].cast<std::string>()); }));
+
+  auto find_legal = [](const State& s, const Move& mv) -> std::optional<Move> {
+    Move moves[G::kMaxMoves];
+    const int n = s.pos.generate(moves);
+    for (int i = 0; i < n; ++i)
+      if (moves[i] == mv) return moves[i];
+    return std::nullopt;
+  };
+  auto play = [find_legal](State& s, const Move& mv) {
+    std::optional<Move> legal = find_legal(s, mv);
+    if (!legal) {
+      PyErr_SetString(illegal_move_error().ptr(),
+                      ("illegal move " + G::move_text(mv) + ": not legal in this position").c_str());
+      throw py::error_already_set();
+    }
+    s.history.emplace_back(*legal, s.pos.make(*legal));
+  };
+  auto replay = [play](const G& root, const std::vector<std::string>& moves) {
+    State s(root);
+    for (const std::string& text : moves) play(s, G::parse_move(text));
+    return s;
+  };
+
+  py::class_<State> cls(m, G::kName, doc);
+  cls.attr("Move") = move;
+  cls.def_static(
+         "deal", [](const py::object& n) { return State(G::deal(deal_number(n))); }, py::arg("n"),
+         "Numbered deal n, 0 <= n < 2**64 (README \"Numbered deals\"). Raises ValueError out of range.")
+      .def_static(
+          "from_text", [](const std::string& text) { return State(G::from_text(text)); },
+          py::arg("text"),
+          "Reads a position in the game's text format. Raises ValueError naming the line and token.")
+      .def_static(
+          "parse_move", [](const std::string& text) { return G::parse_move(text); }, py::arg("text"),
+          "Reads a move's notation. Raises ValueError naming what is wrong.")
+      .def("to_text", [](const State& s) { return s.pos.to_text(); },
+           "The position in the game's text format.")
+      .def("__str__", [](const State& s) { return s.pos.to_text(); })
+      .def("__repr__",
+           [](const State& s) {
+             return std::string(G::kName) + ".from_text(" +
+                    std::string(py::repr(py::str(s.pos.to_text()))) + ")";
+           })
+      .def(
+          "legal_moves",
+          [](const State& s) {
+            Move moves[G::kMaxMoves];
+            const int n = s.pos.generate(moves);
+            return std::vector<Move>(moves, moves + n);
+          },
+          "The legal moves of the position, as a list of moves.")
+      .def(
+          "is_legal", [find_legal](const State& s, const Move& mv) { return find_legal(s, mv).has_value(); },
+          py::arg("move"), "Whether the move is legal in this position.")
+      .def(
+          "is_legal",
+          [find_legal](const State& s, const std::string& text) {
+            return find_legal(s, G::parse_move(text)).has_value();
+          },
+          py::arg("move"))
+      .def("play", play, py::arg("move"),
+           "Plays a move (or its text). Raises IllegalMoveError, leaving the position unchanged.")
+      .def(
+          "play", [play](State& s, const std::string& text) { play(s, G::parse_move(text)); },
+          py::arg("move"))
+      .def(
+          "undo",
+          [](State& s) {
+            if (s.history.empty()) throw py::index_error("undo: no move to take back");
+            auto [mv, undo] = s.history.back();
+            s.pos.unmake(mv, undo);
+            s.history.pop_back();
+            return mv;
+          },
+          "Takes back the last move and returns it. Raises IndexError when there is none.")
+      .def_property_readonly(
+          "move_stack",
+          [](const State& s) {
+            std::vector<Move> moves;
+            for (const auto& entry : s.history) moves.push_back(entry.first);
+            return moves;
+          },
+          "The moves played since the position was set up, oldest first.")
+      .def("copy", [](const State& s) { return State(s); }, "An independent copy, move stack included.")
+      .def("__copy__", [](const State& s) { return State(s); })
+      .def("__deepcopy__", [](const State& s, const py::object&) { return State(s); }, py::arg("memo"))
+      .def("__eq__", [](const State& a, const State& b) { return a.pos == b.pos; }, py::is_operator())
+      .def("__eq__", [](const State&, const py::object&) { return false; }, py::is_operator())
+      .def_property_readonly("hash", [](const State& s) { return s.pos.hash(); },
+                             "Zobrist key of the exact position: an unsigned 64-bit int.")
+      .def_property_readonly(
+          "canonical_hash", [](const State& s) { return s.pos.canonical_hash(); },
+          "Zobrist key equal for positions alike up to the game's symmetries: an unsigned 64-bit int.")
+      .def_property_readonly("is_won", [](const State& s) { return s.pos.is_won(); },
+                             "True when the game is won (README \"Rules\").")
+      .def_property_readonly("is_over", [](const State& s) { return s.pos.count_moves() == 0; },
+                             "True when no move is legal.")
+      .def_property_readonly("score", [](const State& s) { return s.pos.score(); },
+                             "Germaine: rules.md score; Royal Marriage: cards removed; Geoffrey: cards home.")
+      .def(py::pickle(
+          [](const State& s) {
+            std::vector<std::string> moves;
+            for (const auto& entry : s.history) moves.push_back(G::move_text(entry.first));
+            return py::make_tuple(s.root.to_text(), moves);
+          },
+          [replay](const py::tuple& t) {
+            return replay(G::from_text(t[0].cast<std::string>()),
+                          t[1].cast<std::vector<std::string>>());
+          }));
+  cls.attr("__hash__") = py::none();
+
+  m.def(
+      "perft",
+      [](const State& s, int depth, bool bulk) {
+        if (depth < 0) throw py::value_error("perft depth must be >= 0, got " + std::to_string(depth));
+        G g = s.pos;
+        return run_interruptible([&](Interrupt& interrupt) { return perft(g, depth, bulk, interrupt); });
+      },
+      py::arg("state"), py::arg("depth"), py::arg("bulk") = true);
+}
+
+}  // namespace pe

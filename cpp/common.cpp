@@ -1,0 +1,86 @@
+#include "common.hpp"
+
+#include <utility>
+
+namespace pe {
+
+namespace {
+constexpr char kRanks[] = "A23456789TJQK";
+constexpr char kSuits[] = "CDHS";
+// UTF-8 spellings of the suit symbols, in suit order C D H S.
+constexpr std::string_view kSuitSymbols[4] = {"\xE2\x99\xA3", "\xE2\x99\xA6", "\xE2\x99\xA5",
+                                              "\xE2\x99\xA0"};
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+}  // namespace
+
+char rank_char(int rank) { return kRanks[rank - 1]; }
+char suit_char(int suit) { return kSuits[suit]; }
+
+std::string card_text(Card c) { return {rank_char(rank_of(c)), suit_char(suit_of(c))}; }
+
+int parse_rank(std::string_view t) {
+  if (t == "10") return 10;
+  if (t.size() != 1) return 0;
+  char ch = t[0];
+  if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
+  for (int r = 1; r <= 13; ++r)
+    if (kRanks[r - 1] == ch) return r;
+  return 0;
+}
+
+Card parse_card(std::string_view t) {
+  for (int suit = 0; suit < 4; ++suit) {
+    std::string_view sym = kSuitSymbols[suit];
+    bool symbol = t.size() > sym.size() && t.substr(t.size() - sym.size()) == sym;
+    char last = t.empty() ? '\0' : t.back();
+    if (last >= 'a' && last <= 'z') last = static_cast<char>(last - 'a' + 'A');
+    bool letter = t.size() >= 2 && last == kSuits[suit];
+    if (!symbol && !letter) continue;
+    int rank = parse_rank(t.substr(0, t.size() - (symbol ? sym.size() : 1)));
+    return rank ? make_card(rank, suit) : kNoCard;
+  }
+  return kNoCard;
+}
+
+void shuffle(Card* list, int n, std::uint64_t seed) {
+  SplitMix64 rng{seed};
+  for (int i = n - 1; i >= 1; --i) {
+    int j = static_cast<int>(rng.next() % static_cast<std::uint64_t>(i + 1));
+    std::swap(list[i], list[j]);
+  }
+}
+
+void parse_fail(int line, int token, std::string_view tok, std::string_view what) {
+  throw ParseError("line " + std::to_string(line) + ", token " + std::to_string(token) + " '" +
+                   std::string(tok) + "': " + std::string(what));
+}
+
+void parse_fail_line(int line, std::string_view what) {
+  throw ParseError("line " + std::to_string(line) + ": " + std::string(what));
+}
+
+std::vector<TextLine> split_lines(std::string_view text) {
+  std::vector<TextLine> lines;
+  int number = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    ++number;
+    TextLine line{number, {}};
+    std::size_t i = start;
+    while (i < end) {
+      while (i < end && is_space(text[i])) ++i;
+      std::size_t j = i;
+      while (j < end && !is_space(text[j])) ++j;
+      if (j > i) line.tokens.push_back(text.substr(i, j - i));
+      i = j;
+    }
+    if (!line.tokens.empty()) lines.push_back(std::move(line));
+    start = end + 1;
+  }
+  return lines;
+}
+
+}  // namespace pe

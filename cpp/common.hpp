@@ -1,0 +1,83 @@
+// Shared pieces of the three games: cards, the numbered-deal generator,
+// Zobrist key tables, text tokenising and parse errors (rules.md).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pe {
+
+// A card is its index suit * 13 + (rank - 1), C=0 D=1 H=2 S=3 (rules.md "Cards").
+using Card = std::uint8_t;
+inline constexpr Card kNoCard = 0xFF;
+inline constexpr int kDeck = 52;
+
+// Rank value 1..13 of a card.
+constexpr int rank_of(Card c) { return c % 13 + 1; }
+// Suit 0..3 (C D H S) of a card.
+constexpr int suit_of(Card c) { return c / 13; }
+// Card of a rank value 1..13 and a suit 0..3.
+constexpr Card make_card(int rank, int suit) { return static_cast<Card>(suit * 13 + rank - 1); }
+
+// Two-character upper-case text of a card: "QH", "TC".
+std::string card_text(Card c);
+// Reads a card token (rank then suit; lowercase, "10" for T, suit symbols); kNoCard when it is not one.
+Card parse_card(std::string_view token);
+// Reads a rank token ("A".."K", "T", "10", lowercase) into 1..13; 0 when it is not one.
+int parse_rank(std::string_view token);
+// Rank character of a value 1..13.
+char rank_char(int rank);
+// Suit character 0..3 -> 'C' 'D' 'H' 'S'.
+char suit_char(int suit);
+
+// SplitMix64 (rules.md "Numbered deals"); also the source of every Zobrist key.
+struct SplitMix64 {
+  std::uint64_t s;
+  // Advances the state and returns the next 64-bit draw.
+  constexpr std::uint64_t next() {
+    s += 0x9E3779B97F4A7C15ULL;
+    std::uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+};
+
+// Shuffles list[0..n) in place with the rules.md shuffle driven by SplitMix64(seed).
+void shuffle(Card* list, int n, std::uint64_t seed);
+
+// N consecutive draws of SplitMix64(seed): the Zobrist key tables (README "Zobrist keys").
+template <std::size_t N>
+constexpr std::array<std::uint64_t, N> zobrist_keys(std::uint64_t seed) {
+  std::array<std::uint64_t, N> keys{};
+  SplitMix64 rng{seed};
+  for (std::size_t i = 0; i < N; ++i) keys[i] = rng.next();
+  return keys;
+}
+
+// Bad position or move text; the message names the line and the token (-> Python ValueError).
+class ParseError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Throws ParseError "line L, token T 'tok': what" (token numbers count from 1).
+[[noreturn]] void parse_fail(int line, int token, std::string_view tok, std::string_view what);
+// Throws ParseError "line L: what" for a fault of a whole line.
+[[noreturn]] void parse_fail_line(int line, std::string_view what);
+
+// One non-blank input line: its 1-based number and its white-space separated tokens.
+struct TextLine {
+  int number;
+  std::vector<std::string_view> tokens;
+};
+
+// Splits text into its non-blank lines; the views point into text.
+std::vector<TextLine> split_lines(std::string_view text);
+
+}  // namespace pe

@@ -1,0 +1,234 @@
+#include "geoffrey.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+namespace pe {
+
+namespace {
+
+// ASCII case-insensitive equality of a token and a lower-case word.
+bool same_word(std::string_view token, std::string_view lower) {
+  if (token.size() != lower.size()) return false;
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    char ch = token[i];
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    if (ch != lower[i]) return false;
+  }
+  return true;
+}
+
+// Suit 0..3 of a suit letter (any case); -1 when it is not one.
+int parse_suit(char ch) {
+  switch (ch) {
+    case 'C': case 'c': return 0;
+    case 'D': case 'd': return 1;
+    case 'H': case 'h': return 2;
+    case 'S': case 's': return 3;
+    default: return -1;
+  }
+}
+
+// Reads a foundation token "S-r" (r is "0" or a rank); false when it is not one.
+bool parse_foundation(std::string_view token, int& suit, int& rank) {
+  if (token.size() < 3 || token[1] != '-') return false;
+  suit = parse_suit(token[0]);
+  const std::string_view r = token.substr(2);
+  rank = r == "0" ? 0 : parse_rank(r);
+  return suit >= 0 && (rank > 0 || r == "0");
+}
+
+// Column number 0..7 of a notation column "1".."8"; -1 when it is not one.
+int parse_column(std::string_view s) {
+  return s.size() == 1 && s[0] >= '1' && s[0] <= '8' ? s[0] - '1' : -1;
+}
+
+[[noreturn]] void bad_move(std::string_view text, std::string_view why) {
+  throw ParseError("bad move text '" + std::string(text) + "': " + std::string(why));
+}
+
+}  // namespace
+
+Geoffrey Geoffrey::deal(std::uint64_t n) {
+  Card deck[kDeck];
+  for (int c = 0; c < kDeck; ++c) deck[c] = static_cast<Card>(c);
+  shuffle(deck, kDeck, n);
+  Geoffrey g;
+  // Columns 0..3 take 7 cards each, face up; columns 4..7 take 6, the bottom four face down.
+  const Card* next = deck;
+  for (int k = 0; k < kColumns; ++k) {
+    const int count = k < 4 ? 7 : 6;
+    std::copy(next, next + count, g.cards_[k]);
+    next += count;
+    g.len_[k] = static_cast<std::uint8_t>(count);
+    g.down_[k] = k < 4 ? 0 : 4;
+  }
+  g.set_up();
+  return g;
+}
+
+Geoffrey Geoffrey::from_text(std::string_view text) {
+  const std::vector<TextLine> lines = split_lines(text);
+  const int after_last = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+  Geoffrey g;
+  bool seen[kDeck] = {};
+  std::size_t li = 0;
+
+  if (!lines.empty() && same_word(lines[0].tokens[0], "foundations:")) {
+    const TextLine& line = lines[li++];
+    bool suit_seen[4] = {};
+    for (std::size_t t = 1; t < line.tokens.size(); ++t) {
+      const std::string_view tok = line.tokens[t];
+      const int tn = static_cast<int>(t) + 1;
+      if (t > 4) parse_fail(line.number, tn, tok, "unexpected token");
+      int suit = 0, rank = 0;
+      if (!parse_foundation(tok, suit, rank)) parse_fail(line.number, tn, tok, "bad foundation");
+      if (suit_seen[suit]) parse_fail(line.number, tn, tok, "duplicate suit");
+      suit_seen[suit] = true;
+      g.found_[suit] = static_cast<std::uint8_t>(rank);
+      for (int r = 1; r <= rank; ++r) seen[make_card(r, suit)] = true;
+    }
+    if (line.tokens.size() < 5) parse_fail_line(line.number, "expected 4 foundations");
+  }
+
+  int k = 0;
+  for (; li < lines.size(); ++li, ++k) {
+    const TextLine& line = lines[li];
+    if (k == kColumns) parse_fail_line(line.number, "unexpected line");
+    if (line.tokens.size() == 1 && line.tokens[0] == "-") continue;
+    bool face_up_below = false;
+    for (std::size_t t = 0; t < line.tokens.size(); ++t) {
+      const std::string_view tok = line.tokens[t];
+      const int tn = static_cast<int>(t) + 1;
+      if (tok == "-") parse_fail(line.number, tn, tok, "unexpected token");
+      const bool down = tok.size() > 2 && tok.front() == '(' && tok.back() == ')';
+      const Card c = parse_card(down ? tok.substr(1, tok.size() - 2) : tok);
+      if (c == kNoCard) parse_fail(line.number, tn, tok, "unknown card");
+      if (rank_of(c) <= g.found_[suit_of(c)])
+        parse_fail(line.number, tn, tok, "duplicate card (on its foundation)");
+      if (seen[c]) parse_fail(line.number, tn, tok, "duplicate card");
+      if (down && face_up_below)
+        parse_fail(line.number, tn, tok, "face-down card above a face-up card");
+      if (down && t + 1 == line.tokens.size())
+        parse_fail(line.number, tn, tok, "face-down card on top of a column");
+      seen[c] = true;
+      face_up_below |= !down;
+      g.down_[k] = static_cast<std::uint8_t>(g.down_[k] + down);
+      g.cards_[k][g.len_[k]++] = c;
+    }
+  }
+  if (k < kColumns) parse_fail_line(after_last, "expected 8 columns");
+  for (int c = 0; c < kDeck; ++c)
+    if (!seen[c]) parse_fail_line(after_last, "missing card " + card_text(static_cast<Card>(c)));
+  g.set_up();
+  return g;
+}
+
+Geoffrey::Move Geoffrey::parse_move(std::string_view text) {
+  const std::size_t colon = text.find(':');
+  const std::size_t arrow = text.rfind('>');
+  if (colon == std::string_view::npos || arrow == std::string_view::npos || arrow < colon)
+    bad_move(text, "expected source:card>destination, as in 3:9S>5 or 2:AH>F");
+  const int src = parse_column(text.substr(0, colon));
+  if (src < 0) bad_move(text, "source column must be 1..8");
+  const Card card = parse_card(text.substr(colon + 1, arrow - colon - 1));
+  if (card == kNoCard) bad_move(text, "unknown card");
+  const std::string_view dst_text = text.substr(arrow + 1);
+  int dst = kFoundation;
+  if (dst_text != "F") {
+    dst = parse_column(dst_text);
+    if (dst < 0) bad_move(text, "destination must be a column 1..8 or F");
+    if (dst == src) bad_move(text, "source and destination are the same column");
+  }
+  return {static_cast<std::uint8_t>(src), card, static_cast<std::uint8_t>(dst)};
+}
+
+std::string Geoffrey::move_text(const Move& m) {
+  std::string s{static_cast<char>('1' + m.src), ':'};
+  s += card_text(m.card);
+  s += '>';
+  s += m.dst == kFoundation ? 'F' : static_cast<char>('1' + m.dst);
+  return s;
+}
+
+std::string Geoffrey::to_text() const {
+  std::string s = "Foundations:";
+  for (int suit = 0; suit < 4; ++suit) {
+    s += ' ';
+    s += suit_char(suit);
+    s += '-';
+    s += found_[suit] ? rank_char(found_[suit]) : '0';
+  }
+  for (int k = 0; k < kColumns; ++k) {
+    s += '\n';
+    if (!len_[k]) s += '-';
+    for (int i = 0; i < len_[k]; ++i) {
+      if (i) s += ' ';
+      const bool down = i < down_[k];
+      if (down) s += '(';
+      s += card_text(cards_[k][i]);
+      if (down) s += ')';
+    }
+  }
+  return s;
+}
+
+std::uint64_t Geoffrey::compute_hash() const {
+  std::uint64_t h = 0;
+  for (int suit = 0; suit < 4; ++suit)
+    for (int r = 1; r <= found_[suit]; ++r) h ^= kKeys[kHome + make_card(r, suit)];
+  for (int k = 0; k < kColumns; ++k)
+    for (int i = 0; i < len_[k]; ++i) {
+      const Card c = cards_[k][i];
+      h ^= term(c, i ? cards_[k][i - 1] : kNoCard, k);
+      if (i < down_[k]) h ^= kKeys[kDown + c];
+    }
+  return h;
+}
+
+std::uint64_t Geoffrey::compute_canonical_hash() const {
+  std::uint64_t h = 0;
+  for (int suit = 0; suit < 4; ++suit)
+    for (int r = 1; r <= found_[suit]; ++r) h ^= kKeys[kHome + make_card(r, suit)];
+  for (int k = 0; k < kColumns; ++k)
+    for (int i = 0; i < len_[k]; ++i) {
+      const Card c = cards_[k][i];
+      h ^= canonical_term(c, i ? cards_[k][i - 1] : kNoCard);
+      if (i < down_[k]) h ^= kKeys[kDown + c];
+    }
+  return h;
+}
+
+bool Geoffrey::operator==(const Geoffrey& o) const {
+  for (int suit = 0; suit < 4; ++suit)
+    if (found_[suit] != o.found_[suit]) return false;
+  for (int k = 0; k < kColumns; ++k)
+    if (len_[k] != o.len_[k] || down_[k] != o.down_[k] ||
+        !std::equal(cards_[k], cards_[k] + len_[k], o.cards_[k]))
+      return false;
+  return true;
+}
+
+void Geoffrey::set_up() {
+  up_ = tops_ = next_home_ = 0;
+  empty_ = 0;
+  for (int k = 0; k < kColumns; ++k) {
+    for (int i = 0; i < len_[k]; ++i) {
+      const Card c = cards_[k][i];
+      col_[c] = static_cast<std::uint8_t>(k);
+      idx_[c] = static_cast<std::uint8_t>(i);
+      if (i >= down_[k]) up_ |= bit(c);
+    }
+    if (len_[k])
+      tops_ |= bit(cards_[k][len_[k] - 1]);
+    else
+      empty_ |= 1u << k;
+  }
+  for (int suit = 0; suit < 4; ++suit)
+    if (found_[suit] < 13) next_home_ |= bit(make_card(found_[suit] + 1, suit));
+  hash_ = compute_hash();
+  canonical_ = compute_canonical_hash();
+}
+
+}  // namespace pe

@@ -1,0 +1,300 @@
+// Germaine 2-Move (rules.md "Germaine 2-Move"): 52 cells in 4 rows of 13, bitboard move generation.
+#pragma once
+
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common.hpp"
+
+namespace pe {
+
+namespace germaine_detail {
+
+// Bit 13 * row + col stands for one cell; the top 12 bits of the word are always clear.
+using Bitboard = std::uint64_t;
+
+inline constexpr int kRows = 4;
+inline constexpr int kCols = 13;
+inline constexpr int kCells = kRows * kCols;
+inline constexpr int kRanks = 13;
+
+inline constexpr Bitboard kFull = (Bitboard{1} << kCells) - 1;
+
+// Cells of column 12, whose right-hand shift would wrap onto the next row's column 0.
+constexpr Bitboard last_column() {
+  Bitboard b = 0;
+  for (int r = 0; r < kRows; ++r) b |= Bitboard{1} << (kCols * r + kCols - 1);
+  return b;
+}
+inline constexpr Bitboard kNotLastCol = kFull & ~last_column();
+
+// Each cell's right-hand neighbour bit, no wrap between rows.
+constexpr Bitboard right(Bitboard b) { return (b & kNotLastCol) << 1; }
+// Each cell's left-hand neighbour bit, no wrap between rows.
+constexpr Bitboard left(Bitboard b) { return (b >> 1) & kNotLastCol; }
+// Each cell's lower neighbour bit.
+constexpr Bitboard down(Bitboard b) { return (b << kCols) & kFull; }
+// Each cell's upper neighbour bit.
+constexpr Bitboard up(Bitboard b) { return b >> kCols; }
+
+// Number of set bits.
+inline int popcount(Bitboard b) { return __builtin_popcountll(b); }
+// Index of the lowest set bit; b must not be 0.
+inline int lsb(Bitboard b) { return __builtin_ctzll(b); }
+
+// Zobrist tables (spec "Zobrist keys"): CELL[cell][card] (cell outer), then SLIDES[0..2].
+inline constexpr std::uint64_t kSeed = 0x4765726D61696E65ULL;  // "Germaine"
+inline constexpr int kSlideKeys = kCells * kDeck;
+inline constexpr auto kKeys = zobrist_keys<kCells * kDeck + 3>(kSeed);
+
+// The four grid symmetries of the spec: identity, mirror left-right, mirror top-bottom, half-turn.
+inline constexpr int kSymmetries = 4;
+
+// kSymBase[s][cell] = 52 * s(cell): where CELL[s(cell)][.] starts, so a key is one table load.
+constexpr std::array<std::array<std::uint16_t, kCells>, kSymmetries> make_sym_base() {
+  std::array<std::array<std::uint16_t, kCells>, kSymmetries> t{};
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kCols; ++c) {
+      const int cell = kCols * r + c;
+      const int image[kSymmetries] = {cell, kCols * r + (kCols - 1 - c),
+                                      kCols * (kRows - 1 - r) + c,
+                                      kCols * (kRows - 1 - r) + (kCols - 1 - c)};
+      for (int s = 0; s < kSymmetries; ++s)
+        t[s][cell] = static_cast<std::uint16_t>(image[s] * kDeck);
+    }
+  return t;
+}
+inline constexpr auto kSymBase = make_sym_base();
+
+// Rank index 0..12 of a card, by table to keep a division out of make/unmake.
+constexpr std::array<std::uint8_t, kDeck> make_rank_index() {
+  std::array<std::uint8_t, kDeck> t{};
+  for (int c = 0; c < kDeck; ++c) t[c] = static_cast<std::uint8_t>(c % kRanks);
+  return t;
+}
+inline constexpr auto kRankIndex = make_rank_index();
+
+}  // namespace germaine_detail
+
+// A Germaine 2-Move position: the top card of each cell and the slide allowance.
+// Alongside the cells it keeps occupancy and one bitboard per rank, so counting moves is a few
+// dozen word operations, and the four symmetry keys, so hashing is free.
+struct Germaine {
+  using Bitboard = germaine_detail::Bitboard;
+  static constexpr int kRows = germaine_detail::kRows;
+  static constexpr int kCols = germaine_detail::kCols;
+  static constexpr int kCells = germaine_detail::kCells;
+  static constexpr int kSymmetries = germaine_detail::kSymmetries;
+
+  static constexpr const char* kName = "Germaine";
+  static constexpr const char* kMoveName = "GermaineMove";
+  static constexpr const char* kDoc =
+      "A Germaine 2-Move position: 52 cells in 4 rows of 13 and a slide allowance.\n\n"
+      "A combine puts a card on an adjacent near-ranked card (ranks one apart, K-A too) and\n"
+      "resets the allowance to 2; a slide moves a card into an adjacent empty cell and uses one\n"
+      "unit of allowance. Won with one card left. Make one with deal(n) or from_text(text).";
+  // Each ordered pair of adjacent cells is at most one move (a combine when both hold cards, a
+  // slide when one is empty): 2 * (4 * 12 horizontal + 3 * 13 vertical pairs).
+  static constexpr int kMaxMoves = 2 * (kRows * (kCols - 1) + (kRows - 1) * kCols);
+
+  enum class Kind : std::uint8_t { kCombine, kSlide };
+
+  // A combine src x dst or a slide src - dst; cells are 13 * row + col.
+  struct Move {
+    std::uint8_t src;
+    std::uint8_t dst;
+    Kind kind;
+
+    // 64-bit identity (kind, src, dst) for Python's hash.
+    std::uint64_t id() const {
+      return (std::uint64_t{static_cast<std::uint8_t>(kind)} << 16) | (std::uint64_t{src} << 8) | dst;
+    }
+    // Same kind between the same cells.
+    bool operator==(const Move& o) const { return src == o.src && dst == o.dst && kind == o.kind; }
+  };
+
+  // What make() overwrote: the keys (restored, never un-XORed), the covered card and the allowance.
+  struct Undo {
+    std::array<std::uint64_t, kSymmetries> keys;
+    Card covered;
+    std::uint8_t allowance;
+  };
+
+  // Numbered deal n (rules.md "Numbered deals").
+  static Germaine deal(std::uint64_t n);
+  // Reads a position (spec "Text input"); throws ParseError naming the line and the token.
+  static Germaine from_text(std::string_view text);
+  // Reads g3xh3 / g3-h3; throws ParseError on a bad cell name or non-adjacent cells.
+  static Move parse_move(std::string_view text);
+  // Notation of a move: g3xh3 (combine) or g3-h3 (slide).
+  static std::string move_text(const Move& m);
+  // Four lines of 13 tokens and "slides: N", no trailing newline.
+  std::string to_text() const;
+
+  // Writes the legal moves to out (room for kMaxMoves) and returns how many.
+  int generate(Move* out) const {
+    using namespace germaine_detail;
+    int n = 0;
+    const Bitboard across = combine_right();
+    for (Bitboard b = across; b; b &= b - 1) {
+      const auto j = static_cast<std::uint8_t>(lsb(b));
+      out[n++] = Move{static_cast<std::uint8_t>(j - 1), j, Kind::kCombine};
+      out[n++] = Move{j, static_cast<std::uint8_t>(j - 1), Kind::kCombine};
+    }
+    const Bitboard vertical = combine_down();
+    for (Bitboard b = vertical; b; b &= b - 1) {
+      const auto j = static_cast<std::uint8_t>(lsb(b));
+      out[n++] = Move{static_cast<std::uint8_t>(j - kCols), j, Kind::kCombine};
+      out[n++] = Move{j, static_cast<std::uint8_t>(j - kCols), Kind::kCombine};
+    }
+    if (allowance_ == 0) return n;
+    const Bitboard empty = ~occupied_ & kFull;
+    n = emit_slides(out, n, empty & right(occupied_), -1);
+    n = emit_slides(out, n, empty & left(occupied_), +1);
+    n = emit_slides(out, n, empty & down(occupied_), -kCols);
+    return emit_slides(out, n, empty & up(occupied_), +kCols);
+  }
+
+  // Number of legal moves, without listing them (perft's bulk count, is_over).
+  int count_moves() const {
+    using namespace germaine_detail;
+    int n = 2 * (popcount(combine_right()) + popcount(combine_down()));
+    if (allowance_ == 0) return n;
+    const Bitboard empty = ~occupied_ & kFull;
+    return n + popcount(empty & right(occupied_)) + popcount(empty & left(occupied_)) +
+           popcount(empty & down(occupied_)) + popcount(empty & up(occupied_));
+  }
+
+  // Plays a legal move; returns what unmake() needs.
+  Undo make(const Move& m) {
+    using namespace germaine_detail;
+    const Undo undo{keys_, cells_[m.dst], allowance_};
+    const Card card = cells_[m.src];
+    const Bitboard src = Bitboard{1} << m.src;
+    const Bitboard dst = Bitboard{1} << m.dst;
+    ranks_[kRankIndex[card]] ^= src | dst;
+    const int after = m.kind == Kind::kCombine ? 2 : allowance_ - 1;
+    // Every symmetry key holds the same SLIDES term.
+    const std::uint64_t slides = kKeys[kSlideKeys + allowance_] ^ kKeys[kSlideKeys + after];
+    if (m.kind == Kind::kCombine) {
+      ranks_[kRankIndex[undo.covered]] ^= dst;
+      occupied_ ^= src;
+      for (int s = 0; s < kSymmetries; ++s)
+        keys_[s] ^= slides ^ kKeys[kSymBase[s][m.src] + card] ^ kKeys[kSymBase[s][m.dst] + card] ^
+                    kKeys[kSymBase[s][m.dst] + undo.covered];
+    } else {
+      occupied_ ^= src | dst;
+      for (int s = 0; s < kSymmetries; ++s)
+        keys_[s] ^= slides ^ kKeys[kSymBase[s][m.src] + card] ^ kKeys[kSymBase[s][m.dst] + card];
+    }
+    cells_[m.dst] = card;
+    cells_[m.src] = kNoCard;
+    allowance_ = static_cast<std::uint8_t>(after);
+    assert(consistent());
+    return undo;
+  }
+
+  // Takes back m, the last move made, given what its make() returned.
+  void unmake(const Move& m, const Undo& undo) {
+    using namespace germaine_detail;
+    const Card card = cells_[m.dst];
+    const Bitboard src = Bitboard{1} << m.src;
+    const Bitboard dst = Bitboard{1} << m.dst;
+    ranks_[kRankIndex[card]] ^= src | dst;
+    if (m.kind == Kind::kCombine) {
+      ranks_[kRankIndex[undo.covered]] ^= dst;
+      occupied_ ^= src;
+    } else {
+      occupied_ ^= src | dst;
+    }
+    cells_[m.src] = card;
+    cells_[m.dst] = undo.covered;
+    allowance_ = undo.allowance;
+    keys_ = undo.keys;
+    assert(consistent());
+  }
+
+  // Zobrist key of the exact position (kept incrementally).
+  std::uint64_t hash() const { return keys_[0]; }
+  // Smallest of the four symmetry keys: equal for positions alike up to a grid symmetry.
+  std::uint64_t canonical_hash() const {
+    std::uint64_t k = keys_[0];
+    for (int s = 1; s < kSymmetries; ++s) k = keys_[s] < k ? keys_[s] : k;
+    return k;
+  }
+  // hash() computed from scratch.
+  std::uint64_t compute_hash() const { return compute_keys()[0]; }
+  // canonical_hash() computed from scratch.
+  std::uint64_t compute_canonical_hash() const;
+
+  // Number of cards on the grid.
+  int cards_left() const { return germaine_detail::popcount(occupied_); }
+  // Won: exactly one card left (it may still be able to slide).
+  bool is_won() const { return cards_left() == 1; }
+  // 52 minus the cards left, plus the last card's rank when exactly one is left.
+  int score() const {
+    const int left = cards_left();
+    return kDeck - left + (left == 1 ? rank_of(cells_[germaine_detail::lsb(occupied_)]) : 0);
+  }
+  // Top card of a cell (13 * row + col), kNoCard when empty.
+  Card cell(int index) const { return cells_[index]; }
+  // Slides still allowed (0, 1 or 2).
+  int allowance() const { return allowance_; }
+
+  // Same cards in the same cells and the same allowance.
+  bool operator==(const Germaine& o) const {
+    return cells_ == o.cells_ && allowance_ == o.allowance_;
+  }
+
+ private:
+  // A position from its cells and allowance; derives the bitboards and keys.
+  Germaine(const std::array<Card, kCells>& cells, int allowance);
+
+  // The four symmetry keys from scratch (spec "Zobrist keys"), identity first.
+  std::array<std::uint64_t, kSymmetries> compute_keys() const;
+  // Bitboards and keys agree with cells_ and allowance_ (debug checks).
+  bool consistent() const;
+
+  // Cells whose left-hand neighbour holds a near-ranked card. Rank sets are disjoint and
+  // r-1 != r+1 (mod 13), so the per-rank pieces never overlap and one popcount counts them.
+  Bitboard combine_right() const {
+    using namespace germaine_detail;
+    Bitboard x = 0;
+    for (int k = 0; k < kRanks; ++k) {
+      const Bitboard a = ranks_[k];
+      const Bitboard b = ranks_[k + 1 == kRanks ? 0 : k + 1];
+      x |= (right(a) & b) | (right(b) & a);
+    }
+    return x;
+  }
+  // Cells whose upper neighbour holds a near-ranked card (as combine_right()).
+  Bitboard combine_down() const {
+    using namespace germaine_detail;
+    Bitboard x = 0;
+    for (int k = 0; k < kRanks; ++k) {
+      const Bitboard a = ranks_[k];
+      const Bitboard b = ranks_[k + 1 == kRanks ? 0 : k + 1];
+      x |= (down(a) & b) | (down(b) & a);
+    }
+    return x;
+  }
+  // Appends a slide into each cell of dsts from the cell at offset from it.
+  static int emit_slides(Move* out, int n, Bitboard dsts, int offset) {
+    for (Bitboard b = dsts; b; b &= b - 1) {
+      const int j = germaine_detail::lsb(b);
+      out[n++] = Move{static_cast<std::uint8_t>(j + offset), static_cast<std::uint8_t>(j), Kind::kSlide};
+    }
+    return n;
+  }
+
+  Bitboard occupied_;
+  std::array<Bitboard, germaine_detail::kRanks> ranks_;  // cells whose top card has rank index k
+  std::array<std::uint64_t, kSymmetries> keys_;          // identity, left-right, top-bottom, half-turn
+  std::array<Card, kCells> cells_;
+  std::uint8_t allowance_;
+};
+
+}  // namespace pe

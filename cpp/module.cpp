@@ -1,0 +1,24 @@
+// The extension module patience_engine._core: one binding call per game.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+namespace pe {
+void bind_royal_marriage(py::module_& m);
+void bind_germaine(py::module_& m);
+void bind_geoffrey(py::module_& m);
+}  // namespace pe
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "C++ move generation, Zobrist hashing and perft for three patience games.";
+  m.attr("__version__") = PATIENCE_VERSION;
+  m.attr("BUILD_TYPE") = PATIENCE_BUILD_TYPE;
+#ifdef NDEBUG
+  m.attr("OPTIMIZED") = true;
+#else
+  m.attr("OPTIMIZED") = false;
+#endif
+  pe::bind_royal_marriage(m);
+  pe::bind_germaine(m);
+  pe::bind_geoffrey(m);
+}

@@ -1,0 +1,223 @@
+// Royal Marriage (rules.md "Royal Marriage"): one row of cards from QH to KH; a card, or two
+// adjacent cards, between two matching cards (same rank or same suit) is removed.
+//
+// The row is the whole state. It is kept as bytes in a fixed buffer, each card coded
+// suit << 4 | (rank - 1) so that "match" is a nibble test on a ^ b. Two 64-bit masks hold the
+// legal moves by row position; a removal only changes the few bits whose card pairs straddle
+// the gap, so make() updates them in O(1) and count_moves() is two popcounts.
+#pragma once
+
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "common.hpp"
+
+namespace pe {
+
+struct RoyalMarriage {
+  static constexpr const char* kName = "RoyalMarriage";
+  static constexpr const char* kMoveName = "RoyalMarriageMove";
+  static constexpr const char* kDoc =
+      "Royal Marriage patience: one row of cards, QH first and KH last.\n\n"
+      "A card whose two neighbours match (same rank or same suit) may be removed, and so may\n"
+      "two adjacent cards whose outer neighbours match; the row closes up. QH and KH never\n"
+      "leave. The game is won when only QH and KH are left. Moves are written '7S' (remove\n"
+      "one) and '7S+JD' (remove two, left card first). Make a position with deal(n) or\n"
+      "from_text(text).";
+  // 52 cards: 50 remove-one and 49 remove-two moves at most.
+  static constexpr int kMaxMoves = 99;
+
+  // A removal. Identity is its card(s); `at` is where the first card stood in the position
+  // that generated it, so make() needs no search (moves given to make() come from generate()).
+  struct Move {
+    Card first;
+    Card second;      // right card of a remove-two; kNoCard for a remove-one
+    std::uint8_t at;  // row position of `first`: a hint, not part of the identity
+
+    bool operator==(const Move& o) const { return first == o.first && second == o.second; }
+    bool operator!=(const Move& o) const { return !(*this == o); }
+    // 64-bit identity for hashing: the two card bytes.
+    std::uint64_t id() const { return std::uint64_t{first} | std::uint64_t{second} << 8; }
+  };
+
+  // Keys and move masks before the move: unmake() restores them instead of recomputing.
+  struct Undo {
+    std::uint64_t hash;
+    std::uint64_t one;
+    std::uint64_t two;
+  };
+
+  // Numbered deal n (rules.md "Numbered deals"): QH, the shuffled 50 others, KH.
+  static RoyalMarriage deal(std::uint64_t n);
+  // Reads a row (spec.md "Text input"); throws ParseError naming the line and token.
+  static RoyalMarriage from_text(std::string_view text);
+  // Reads "7S" or "7S+JD"; throws ParseError "bad move text '...': what".
+  static Move parse_move(std::string_view text);
+  // Notation of a move: "7S" or "7S+JD".
+  static std::string move_text(const Move& m);
+  // The row, 13 cards to a line, lines joined by "\n".
+  std::string to_text() const;
+
+  // Writes the legal moves to out (room for kMaxMoves); returns how many.
+  int generate(Move* out) const {
+    const std::uint8_t* r = row();
+    int count = 0;
+    for (std::uint64_t b = one_; b; b &= b - 1) {
+      const int i = __builtin_ctzll(b);
+      out[count++] = Move{kIndex[r[i]], kNoCard, static_cast<std::uint8_t>(i)};
+    }
+    for (std::uint64_t b = two_; b; b &= b - 1) {
+      const int i = __builtin_ctzll(b);
+      out[count++] = Move{kIndex[r[i]], kIndex[r[i + 1]], static_cast<std::uint8_t>(i)};
+    }
+    return count;
+  }
+
+  // Number of legal moves.
+  int count_moves() const { return __builtin_popcountll(one_) + __builtin_popcountll(two_); }
+
+  // Plays a legal move from generate() of this position; returns what unmake() needs.
+  Undo make(const Move& m) {
+    const Undo undo{hash_, one_, two_};
+    const int i = m.at;
+    const int k = m.second == kNoCard ? 1 : 2;
+    std::uint8_t* r = row();
+    assert(i >= 1 && i + k < n_ && kIndex[r[i]] == m.first &&
+           (k == 1 || kIndex[r[i + 1]] == m.second) && match(r[i - 1], r[i + k]));
+    // The cards around the gap, read before the row closes up.
+    const std::uint8_t a3 = r[i - 3], a2 = r[i - 2], a1 = r[i - 1];
+    const std::uint8_t c = r[i], d = r[i + k - 1];
+    const std::uint8_t b0 = r[i + k], b1 = r[i + k + 1], b2 = r[i + k + 2];
+    // Pairs (a1,c) (d,b0) and, for a remove-two, (c,d) break; (a1,b0) forms.
+    const std::uint64_t inner = pair_key(c, d);
+    hash_ ^= pair_key(a1, c) ^ pair_key(d, b0) ^ pair_key(a1, b0) ^ (k == 2 ? inner : 0);
+    shift(r + i + k, r + i);
+    n_ -= k;
+    // Bit j of one_ tests the pair (j-1, j+1), of two_ the pair (j-1, j+2). Bits whose pair lies
+    // left of the gap stay, bits right of it move down by k; the rest are re-tested.
+    const std::uint64_t left = (std::uint64_t{1} << i) - 1;
+    const std::uint64_t fresh_one = (bit(a2, b0) << (i - 1)) | (bit(a1, b1) << i);
+    const std::uint64_t fresh_two = ((bit(a3, b0) | bit(a2, b1) << 1 | bit(a1, b2) << 2) << i) >> 2;
+    one_ = ((one_ & (left >> 1)) | fresh_one | ((one_ >> k) & ~(left << 1 | 1))) & valid_one(n_);
+    two_ = ((two_ & (left >> 2)) | fresh_two | ((two_ >> k) & ~(left << 1 | 1))) & valid_two(n_);
+#ifndef NDEBUG
+    check_keys();
+#endif
+    return undo;
+  }
+
+  // Takes back make(m), which returned undo.
+  void unmake(const Move& m, const Undo& undo) {
+    const int i = m.at;
+    const bool two = m.second != kNoCard;
+    std::uint8_t* r = row();
+    shift(r + i, r + i + 1 + two);
+    // A remove-one writes its card twice, which saves a branch.
+    r[i] = kCode[m.first];
+    r[i + two] = kCode[two ? m.second : m.first];
+    n_ += 1 + two;
+    hash_ = undo.hash;
+    one_ = undo.one;
+    two_ = undo.two;
+#ifndef NDEBUG
+    check_keys();
+#endif
+  }
+
+  // Zobrist key of the row (kept incrementally).
+  std::uint64_t hash() const { return hash_; }
+  // Same as hash(): the game has no symmetry.
+  std::uint64_t canonical_hash() const { return hash_; }
+  // Zobrist key from scratch: XOR of NEXT[a][b] over adjacent pairs.
+  std::uint64_t compute_hash() const;
+  // Same as compute_hash().
+  std::uint64_t compute_canonical_hash() const { return compute_hash(); }
+
+  // Won when only QH and KH are left.
+  bool is_won() const { return n_ == 2; }
+  // Cards removed: 52 minus the row length.
+  int score() const { return kDeck - n_; }
+  // Number of cards in the row.
+  int size() const { return n_; }
+  // Card at row position i.
+  Card card(int i) const { return kIndex[row()[i]]; }
+
+  // Same row (the bytes past the end are scratch).
+  bool operator==(const RoyalMarriage& o) const {
+    return n_ == o.n_ && std::memcmp(row(), o.row(), static_cast<std::size_t>(n_)) == 0;
+  }
+  bool operator!=(const RoyalMarriage& o) const { return !(*this == o); }
+
+ private:
+  // Bytes before the row: make() reads 3 cards left of a gap at position >= 1 (and masks the
+  // bits those reads feed).
+  static constexpr int kFront = 2;
+  // make()/unmake() shift a fixed 64 bytes (the longest tail is 50 cards), so the buffer runs
+  // on past the row: the farthest byte touched is row position 51 + 63.
+  static constexpr int kShift = 64;
+  static constexpr int kBuffer = kFront + kDeck + kShift;
+
+  // Card index of a byte code suit << 4 | (rank - 1); kNoCard for the bytes that code no card.
+  static constexpr std::array<Card, 64> kIndex = [] {
+    std::array<Card, 64> t{};
+    for (int b = 0; b < 64; ++b)
+      t[b] = (b & 15) < 13 ? static_cast<Card>((b >> 4) * 13 + (b & 15)) : kNoCard;
+    return t;
+  }();
+  // Byte code of a card index.
+  static constexpr std::array<std::uint8_t, kDeck> kCode = [] {
+    std::array<std::uint8_t, kDeck> t{};
+    for (int c = 0; c < kDeck; ++c)
+      t[c] = static_cast<std::uint8_t>(suit_of(c) << 4 | (rank_of(c) - 1));
+    return t;
+  }();
+  // NEXT[a][b] (spec.md "Zobrist keys") indexed by byte codes a << 6 | b, so make() needs no
+  // conversion; defined in royal_marriage.cpp.
+  static const std::array<std::uint64_t, 64 * 64> kPairKeys;
+
+  // Same rank (low nibble) or same suit (high nibble).
+  static bool match(std::uint8_t a, std::uint8_t b) {
+    const unsigned x = a ^ b;
+    return (x & 0x0F) == 0 || x < 0x10;
+  }
+  static std::uint64_t bit(std::uint8_t a, std::uint8_t b) { return match(a, b); }
+  static std::uint64_t pair_key(std::uint8_t a, std::uint8_t b) { return kPairKeys[a << 6 | b]; }
+  // Bits 1 .. end-1; position 0 (QH) never starts a removal.
+  static std::uint64_t inner_bits(int end) {
+    return ((std::uint64_t{1} << end) - 1) & ~std::uint64_t{1};
+  }
+  // Where a remove-one may stand in a row of n: 1 .. n-2.
+  static std::uint64_t valid_one(int n) { return inner_bits(n - 1); }
+  // Where a remove-two may start in a row of n: 1 .. n-3.
+  static std::uint64_t valid_two(int n) { return inner_bits(n - 2); }
+  // Moves kShift bytes from src to the overlapping dst: a few full-width loads then stores,
+  // cheaper than a length-exact memmove call.
+  static void shift(const std::uint8_t* src, std::uint8_t* dst) {
+    std::uint8_t tmp[kShift];
+    std::memcpy(tmp, src, kShift);
+    std::memcpy(dst, tmp, kShift);
+  }
+
+  std::uint8_t* row() { return buf_ + kFront; }
+  const std::uint8_t* row() const { return buf_ + kFront; }
+  // Sets the row to cards[0..n) and computes the keys and move masks from scratch.
+  void set_row(const Card* cards, int n);
+  // Move masks from scratch: bit i of one is a legal remove-one at i, of two a remove-two.
+  void compute_masks(std::uint64_t& one, std::uint64_t& two) const;
+#ifndef NDEBUG
+  // Asserts the incremental keys and masks equal the from-scratch ones.
+  void check_keys() const;
+#endif
+
+  std::uint8_t buf_[kBuffer] = {};
+  std::uint64_t hash_ = 0;
+  std::uint64_t one_ = 0;
+  std::uint64_t two_ = 0;
+  int n_ = 0;
+};
+
+}  // namespace pe

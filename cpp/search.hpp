@@ -1,0 +1,44 @@
+// Game-independent tree walks over the Game interface (see game.hpp): perft.
+#pragma once
+
+#include <cstdint>
+
+namespace pe {
+
+// Thrown out of a walk when its Interrupt says stop; the binding turns it into the Python error.
+struct Interrupted {};
+
+// Lets a long walk be cancelled: poll() runs every kInterval nodes and returns true to stop.
+struct Interrupt {
+  static constexpr std::uint32_t kInterval = 1u << 18;
+  bool (*poll)(void* ctx) = nullptr;
+  void* ctx = nullptr;
+  std::uint32_t countdown = kInterval;
+
+  // Counts one node; throws Interrupted when poll() asks to stop.
+  void tick() {
+    if (--countdown) return;
+    countdown = kInterval;
+    if (poll && poll(ctx)) throw Interrupted{};
+  }
+};
+
+// Number of legal move sequences of length depth from g (rules.md "Perft"); g is restored.
+// bulk: count the last ply's moves without making them.
+template <class G>
+std::uint64_t perft(G& g, int depth, bool bulk, Interrupt& interrupt) {
+  if (depth == 0) return 1;
+  interrupt.tick();
+  if (bulk && depth == 1) return static_cast<std::uint64_t>(g.count_moves());
+  typename G::Move moves[G::kMaxMoves];
+  const int n = g.generate(moves);
+  std::uint64_t total = 0;
+  for (int i = 0; i < n; ++i) {
+    const typename G::Undo undo = g.make(moves[i]);
+    total += perft(g, depth - 1, bulk, interrupt);
+    g.unmake(moves[i], undo);
+  }
+  return total;
+}
+
+}  // namespace pe

@@ -1,0 +1,49 @@
+"""patience-engine: move generation, Zobrist hashing and perft for three patience games.
+
+``RoyalMarriage``, ``Germaine`` and ``Geoffrey`` are the C++ engine (the
+compiled extension ``patience_engine._core``); ``patience_engine.reference``
+holds pure-Python classes of the same names and behaviour. The rules, numbered
+deals, text formats and move notation are restated in the README.
+
+>>> from patience_engine import RoyalMarriage, perft
+>>> row = RoyalMarriage.from_text("QH 3C 9D 2S 3S KH")
+>>> row.legal_moves()
+[RoyalMarriageMove('9D+2S')]
+>>> row.play("9D+2S")
+>>> print(row)
+QH 3C 3S KH
+>>> perft(row, 1), row.is_won
+(1, False)
+"""
+
+from ._core import (
+    BUILD_TYPE,
+    OPTIMIZED,
+    Geoffrey,
+    GeoffreyMove,
+    Germaine,
+    GermaineMove,
+    RoyalMarriage,
+    RoyalMarriageMove,
+    __version__,
+    perft,
+)
+from ._errors import IllegalMoveError
+
+GAMES = {"royal-marriage": RoyalMarriage, "germaine": Germaine, "geoffrey": Geoffrey}
+"""The C++ game classes by their command-line names."""
+
+__all__ = [
+    "BUILD_TYPE",
+    "GAMES",
+    "OPTIMIZED",
+    "Geoffrey",
+    "GeoffreyMove",
+    "Germaine",
+    "GermaineMove",
+    "IllegalMoveError",
+    "RoyalMarriage",
+    "RoyalMarriageMove",
+    "__version__",
+    "perft",
+]

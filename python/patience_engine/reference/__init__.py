@@ -1,0 +1,43 @@
+"""Pure-Python reference implementation of the three games (stdlib only).
+
+The readable statement of the rules in ``rules.md``, and the baseline the
+C++ engine is checked and timed against: same moves, texts, Zobrist keys,
+scores and perft counts, bit for bit.
+
+- ``RoyalMarriage`` / ``RoyalMarriageMove``: rules.md "Royal Marriage".
+- ``Germaine`` / ``GermaineMove``: rules.md "Germaine 2-Move".
+- ``Geoffrey`` / ``GeoffreyMove``: rules.md "Geoffrey".
+- ``perft(state, depth)``: rules.md "Perft".
+- ``GAMES``: game name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``) -> class.
+
+>>> g = Germaine.deal(1)
+>>> perft(g, 2)
+724
+"""
+
+from typing import Dict, Type
+
+from .._errors import IllegalMoveError
+from ._base import Game, perft
+from .geoffrey import Geoffrey, GeoffreyMove
+from .germaine import Germaine, GermaineMove
+from .royal_marriage import RoyalMarriage, RoyalMarriageMove
+
+GAMES: Dict[str, Type[Game]] = {  # type: ignore[type-arg]
+    "royal-marriage": RoyalMarriage,
+    "germaine": Germaine,
+    "geoffrey": Geoffrey,
+}
+"""The reference game classes by name."""
+
+__all__ = [
+    "GAMES",
+    "Geoffrey",
+    "GeoffreyMove",
+    "Germaine",
+    "GermaineMove",
+    "IllegalMoveError",
+    "RoyalMarriage",
+    "RoyalMarriageMove",
+    "perft",
+]

@@ -1,0 +1,56 @@
+"""Long C++ calls release the GIL and answer Ctrl-C."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import patience_engine
+
+LONG_PERFT = """
+import sys, patience_engine
+state = patience_engine.Germaine.deal(1)
+print("ready", flush=True)
+try:
+    patience_engine.perft(state, 12)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(3)
+"""
+
+
+def test_ctrl_c_stops_perft_within_a_second() -> None:
+    with subprocess.Popen([sys.executable, "-c", LONG_PERFT], stdout=subprocess.PIPE, text=True) as child:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        sent = time.perf_counter()
+        child.send_signal(signal.SIGINT)
+        code = child.wait(timeout=10)
+        elapsed = time.perf_counter() - sent
+        assert code == 3 and child.stdout.read().strip() == "interrupted"
+    assert elapsed < 1.0
+
+
+def test_perft_releases_the_gil() -> None:
+    ticks = 0
+    done = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    start = time.perf_counter()
+    patience_engine.perft(patience_engine.RoyalMarriage.deal(1), 6)
+    elapsed = time.perf_counter() - start
+    done.set()
+    counter.join()
+    assert elapsed > 0.05, "the walk must be long enough to tell"
+    assert ticks >= 10, f"the main thread ran {ticks} times in {elapsed:.2f} s of perft"

@@ -1,0 +1,49 @@
+"""Perft fixtures: rules.md's check values and more deals, on both implementations."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import game_class, perft_of
+
+# rules.md "Check values": perft from deals 1, 2 and 3 at depths 1, 2, ...
+RULES_PERFT = {
+    ("royal-marriage", 1): [30, 846, 22464, 562500],
+    ("royal-marriage", 2): [34, 1085, 32469, 910715],
+    ("royal-marriage", 3): [28, 750, 19208, 470064],
+    ("germaine", 1): [26, 724, 21265],
+    ("germaine", 2): [40, 1603, 64421],
+    ("germaine", 3): [24, 598, 15478],
+    ("geoffrey", 1): [7, 45, 266, 1428, 6986],
+    ("geoffrey", 2): [4, 18, 85, 407, 1998],
+    ("geoffrey", 3): [7, 44, 247, 1233, 5448],
+}
+# The reference's slowest depths: run on the C++ engine always, on the reference only when marked slow.
+REFERENCE_MAX_DEPTH = {"royal-marriage": 3, "germaine": 3, "geoffrey": 5}
+
+
+@pytest.mark.parametrize("game, deal", list(RULES_PERFT))
+def test_rules_check_values(impl: str, game: str, deal: int) -> None:
+    state = game_class(impl, game).deal(deal)
+    depths = RULES_PERFT[game, deal]
+    if impl == "reference":
+        depths = depths[: REFERENCE_MAX_DEPTH[game]]
+    before = state.to_text()
+    counts = [perft_of(impl)(state, d) for d in range(1, len(depths) + 1)]
+    assert counts == depths
+    assert state.to_text() == before
+    assert perft_of(impl)(state, 0) == 1
+
+
+@pytest.mark.parametrize("game", ["royal-marriage", "germaine", "geoffrey"])
+def test_walk_without_bulk_counting_agrees(game: str) -> None:
+    import patience_engine
+
+    state = game_class("cpp", game).deal(1)
+    for depth, count in enumerate(RULES_PERFT[game, 1], start=1):
+        assert patience_engine.perft(state, depth, bulk=False) == count
+
+
+def test_negative_depth_is_refused(impl: str, game: str) -> None:
+    with pytest.raises(ValueError, match="depth"):
+        perft_of(impl)(game_class(impl, game).deal(1), -1)

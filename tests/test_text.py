@@ -1,0 +1,181 @@
+"""Text round trips, bad text, move values, illegal moves, undo and pickling on both implementations."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import pytest
+
+import patience_engine
+from conftest import game_class, sorted_moves
+from patience_engine import IllegalMoveError, reference
+from test_rules import GEOFFREY_SMALL, grid
+
+FULL_ROW = " ".join(
+    ["QH"] + [r + s for s in "CDHS" for r in "A23456789TJQK" if r + s not in ("QH", "KH")] + ["KH"]
+)
+
+
+def walk(state, plies: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(plies):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state.play(rng.choice(moves))
+    return state
+
+
+def test_text_round_trip(impl: str, game: str) -> None:
+    for deal in range(20):
+        state = walk(game_class(impl, game).deal(deal), 15, deal)
+        again = game_class(impl, game).from_text(state.to_text())
+        assert again == state
+        assert again.to_text() == state.to_text() == str(state)
+        assert again.hash == state.hash and again.canonical_hash == state.canonical_hash
+        assert sorted_moves(again) == sorted_moves(state)
+
+
+def test_extra_blank_space_and_card_spellings_are_read(impl: str) -> None:
+    rm = game_class(impl, "royal-marriage")
+    assert rm.from_text("\n  qh\t3c 9\u2666\n\n 2\u2660   3s  kh \n").to_text() == "QH 3C 9D 2S 3S KH"
+    germaine = game_class(impl, "germaine")
+    text = grid({"a1": "10H", "b1": "j\u2665"}).replace("slides: 0", "") + "\n\n"
+    assert germaine.from_text("\n" + text.replace(" ", "   ")).to_text() == grid({"a1": "TH", "b1": "JH"})
+    geoffrey = game_class(impl, "geoffrey")
+    assert geoffrey.from_text("\n" + GEOFFREY_SMALL.lower() + "\n").to_text() == GEOFFREY_SMALL
+
+
+def test_missing_optional_lines_mean_empty(impl: str) -> None:
+    germaine = game_class(impl, "germaine").from_text("\n".join(["-- " * 12 + "AS"] + ["-- " * 13] * 3))
+    assert germaine.to_text().endswith("slides: 0")
+    deal = game_class(impl, "geoffrey").deal(5)
+    body = "\n".join(deal.to_text().split("\n")[1:])
+    assert game_class(impl, "geoffrey").from_text(body) == deal
+
+
+BAD_TEXT = [
+    ("royal-marriage", "QH 3C ZZ KH", r"line 1, token 3 'ZZ': unknown card"),
+    ("royal-marriage", "QH 3C\n3C KH", r"line 2, token 1 '3C': duplicate card"),
+    ("royal-marriage", "3C QH KH", r"line 1, token 1 '3C': QH must be first"),
+    ("royal-marriage", "QH 3C KH 4D", r"line 1, token [34] '(KH|4D)': KH must be last"),
+    ("royal-marriage", "QH 3C\nKH QH", r"line 2, token 2 'QH'"),
+    ("royal-marriage", "", r"line 1"),
+    ("germaine", grid({"c2": "QX"}), r"line 2, token 3 'QX': unknown card"),
+    ("germaine", grid({"a1": "5C", "m4": "5c"}), r"line 4, token 13 '5c': duplicate card"),
+    ("germaine", grid({}).replace("slides: 0", "slides: 3"), r"line 5, token 2 '3'"),
+    ("germaine", grid({}).replace("-- --\n", "--\n", 1), r"line 1: expected 13 cells, got 12"),
+    ("germaine", "\n".join(grid({}).split("\n")[:3]), r"line \d+: expected 4 rows"),
+    ("germaine", grid({}) + "\nAS", r"line 6"),
+    ("geoffrey", GEOFFREY_SMALL.replace("(JS) 9H", "9H (JS)"), r"line 2, token 2 '\(JS\)'"),
+    ("geoffrey", GEOFFREY_SMALL.replace("TH QS", "TH QS 9H"), r"line 3, token 3 '9H': duplicate card"),
+    ("geoffrey", GEOFFREY_SMALL.replace("KH\n", "KH 5C\n"), r"line 4, token 2 '5C': duplicate card"),
+    ("geoffrey", GEOFFREY_SMALL.replace("KS\n", "-\n"), r"line \d+: missing card KS"),
+    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "X-8"), r"line 1, token 4 'X-8'"),
+    ("geoffrey", GEOFFREY_SMALL.replace("QH TS", "QH T\u2660 (QC)"), r"line 6, token 3"),
+    ("geoffrey", GEOFFREY_SMALL + "\n-", r"line 10"),
+]
+
+
+@pytest.mark.parametrize("game, text, message", BAD_TEXT)
+def test_bad_text_names_line_and_token(impl: str, game: str, text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        game_class(impl, game).from_text(text)
+
+
+@pytest.mark.parametrize("game, text", [("royal-marriage", "7S+"), ("royal-marriage", "QH+KH+2C"),
+                                        ("germaine", "g3xh4"), ("germaine", "z1xa1"), ("germaine", "a1*a2"),
+                                        ("geoffrey", "3:9S>3"), ("geoffrey", "9:9S>3"), ("geoffrey", "3:9X>F"),
+                                        ("geoffrey", "")])
+def test_bad_move_text_is_refused(impl: str, game: str, text: str) -> None:
+    with pytest.raises(ValueError):
+        game_class(impl, game).parse_move(text)
+
+
+def test_moves_are_values(impl: str, game: str) -> None:
+    cls = game_class(impl, game)
+    state = cls.deal(7)
+    namespace = {cls.Move.__name__: cls.Move}
+    for move in state.legal_moves():
+        again = cls.parse_move(str(move))
+        assert again == move and hash(again) == hash(move)
+        assert eval(repr(move), namespace) == move
+        assert pickle.loads(pickle.dumps(move)) == move
+        assert copy.deepcopy(move) == move
+    assert len(set(state.legal_moves())) == len(state.legal_moves())
+
+
+def test_illegal_move_leaves_position_unchanged(impl: str, game: str) -> None:
+    state = game_class(impl, game).deal(11)
+    before = (state.to_text(), state.hash, sorted_moves(state))
+    legal = set(sorted_moves(state))
+    other = game_class(impl, game).deal(12)
+    tried = 0
+    for move in other.legal_moves():
+        if str(move) not in legal:
+            with pytest.raises(IllegalMoveError, match="illegal move"):
+                state.play(move)
+            with pytest.raises(ValueError):
+                state.play(str(move))
+            assert not state.is_legal(move)
+            tried += 1
+    assert tried
+    with pytest.raises(ValueError):
+        state.play("nonsense")
+    with pytest.raises(TypeError):
+        state.play(42)
+    assert (state.to_text(), state.hash, sorted_moves(state)) == before
+    assert state.move_stack == []
+
+
+def test_undo_on_a_fresh_deal(impl: str, game: str) -> None:
+    state = game_class(impl, game).deal(3)
+    with pytest.raises(IndexError):
+        state.undo()
+    move = state.legal_moves()[0]
+    state.play(move)
+    assert state.move_stack == [move]
+    assert state.undo() == move
+    assert state == game_class(impl, game).deal(3)
+    with pytest.raises(IndexError):
+        state.undo()
+
+
+def test_copy_and_pickle_keep_the_move_stack(impl: str, game: str) -> None:
+    state = walk(game_class(impl, game).deal(21), 6, 21)
+    for clone in (state.copy(), copy.copy(state), copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert clone == state and clone.hash == state.hash
+        assert clone.move_stack == state.move_stack
+        if state.move_stack:
+            assert clone.undo() == state.move_stack[-1]
+            assert clone != state
+    assert len(state.move_stack) == 6
+
+
+@pytest.mark.parametrize("n", [-1, 1 << 64, 1 << 70])
+def test_deal_number_out_of_range(impl: str, game: str, n: int) -> None:
+    with pytest.raises(ValueError, match="deal number"):
+        game_class(impl, game).deal(n)
+
+
+def test_deal_number_limits(impl: str, game: str) -> None:
+    cls = game_class(impl, game)
+    assert cls.deal((1 << 64) - 1).to_text() == game_class("reference", game).deal((1 << 64) - 1).to_text()
+    with pytest.raises(TypeError):
+        cls.deal("1")
+
+
+def test_full_royal_marriage_row(impl: str) -> None:
+    state = game_class(impl, "royal-marriage").from_text(FULL_ROW)
+    assert state.score == 0 and len(state.to_text().split()) == 52
+    assert state.to_text().split("\n")[0] == " ".join(FULL_ROW.split()[:13])
+
+
+def test_same_names_in_both_implementations() -> None:
+    for name in ["RoyalMarriage", "Germaine", "Geoffrey", "RoyalMarriageMove", "GermaineMove", "GeoffreyMove",
+                 "perft", "IllegalMoveError", "GAMES"]:
+        assert hasattr(patience_engine, name) and hasattr(reference, name)
+    assert reference.IllegalMoveError is patience_engine.IllegalMoveError
+    assert issubclass(IllegalMoveError, ValueError)
