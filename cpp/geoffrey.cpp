@@ -89,7 +89,9 @@ Geoffrey Geoffrey::from_text(std::string_view text) {
       g.found_[suit] = static_cast<std::uint8_t>(rank);
       for (int r = 1; r <= rank; ++r) seen[make_card(r, suit)] = true;
     }
-    if (line.tokens.size() < 5) parse_fail_line(line.number, "expected 4 foundations");
+    if (line.tokens.size() < 5)
+      parse_fail_line(line.number,
+                      "expected 4 foundations, got " + std::to_string(line.tokens.size() - 1));
   }
 
   int k = 0;

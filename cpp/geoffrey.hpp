@@ -51,13 +51,13 @@ struct Geoffrey {
 
   // Numbered deal n (rules.md "Numbered deals").
   static Geoffrey deal(std::uint64_t n);
-  // Reads the spec.md text format; throws ParseError naming the line and token.
+  // Reads the README text format; throws ParseError naming the line and token.
   static Geoffrey from_text(std::string_view text);
   // Reads "3:9S>5" or "2:AH>F"; throws ParseError "bad move text '...': why".
   static Move parse_move(std::string_view text);
   // The notation of a move.
   static std::string move_text(const Move& m);
-  // The position in the spec.md text format, no trailing newline.
+  // The position in the README text format, no trailing newline.
   std::string to_text() const;
 
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
@@ -73,7 +73,7 @@ struct Geoffrey {
   std::uint64_t hash() const { return hash_; }
   // Zobrist key that ignores which column holds which pile, kept incrementally.
   std::uint64_t canonical_hash() const { return canonical_; }
-  // Key of the exact position worked out from scratch (spec.md "Zobrist keys").
+  // Key of the exact position worked out from scratch (README "Zobrist keys").
   std::uint64_t compute_hash() const;
   // Canonical key worked out from scratch.
   std::uint64_t compute_canonical_hash() const;
@@ -85,7 +85,7 @@ struct Geoffrey {
   bool operator==(const Geoffrey& o) const;
 
  private:
-  // Keys in spec.md's draw order: ON[c][d], BOTTOM[k][c], BOTTOM_ANY[c], DOWN[c], HOME[c].
+  // Keys in the README's draw order: ON[c][d], BOTTOM[k][c], BOTTOM_ANY[c], DOWN[c], HOME[c].
   static constexpr int kOn = 0, kBottom = kOn + kDeck * kDeck, kBottomAny = kBottom + kColumns * kDeck,
                        kDown = kBottomAny + kDeck, kHome = kDown + kDeck, kKeyCount = kHome + kDeck;
   static constexpr std::array<std::uint64_t, kKeyCount> kKeys =

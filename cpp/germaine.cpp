@@ -1,4 +1,4 @@
-// Germaine 2-Move: set-up, text formats, move notation and from-scratch keys (spec.md).
+// Germaine 2-Move: set-up, text formats, move notation and from-scratch keys (README).
 #include "germaine.hpp"
 
 #include <algorithm>
@@ -96,7 +96,7 @@ Germaine Germaine::from_text(std::string_view text) {
   if (lines.size() > kRows) {
     const TextLine& line = lines[kRows];
     if (!equals_lower(line.tokens[0], "slides:")) parse_fail_line(line.number, "unexpected line");
-    if (line.tokens.size() < 2) parse_fail(line.number, 1, line.tokens[0], kAllowanceError);
+    if (line.tokens.size() < 2) parse_fail(line.number, 1, line.tokens[0], "slide allowance missing");
     const std::string_view token = line.tokens[1];
     if (token != "0" && token != "1" && token != "2") parse_fail(line.number, 2, token, kAllowanceError);
     if (line.tokens.size() > 2) parse_fail(line.number, 3, line.tokens[2], "unexpected token");

@@ -53,7 +53,7 @@ struct RoyalMarriage {
 
   // Numbered deal n (rules.md "Numbered deals"): QH, the shuffled 50 others, KH.
   static RoyalMarriage deal(std::uint64_t n);
-  // Reads a row (spec.md "Text input"); throws ParseError naming the line and token.
+  // Reads a row (README "Text formats"); throws ParseError naming the line and token.
   static RoyalMarriage from_text(std::string_view text);
   // Reads "7S" or "7S+JD"; throws ParseError "bad move text '...': what".
   static Move parse_move(std::string_view text);
@@ -175,7 +175,7 @@ struct RoyalMarriage {
       t[c] = static_cast<std::uint8_t>(suit_of(c) << 4 | (rank_of(c) - 1));
     return t;
   }();
-  // NEXT[a][b] (spec.md "Zobrist keys") indexed by byte codes a << 6 | b, so make() needs no
+  // NEXT[a][b] (README "Zobrist keys") indexed by byte codes a << 6 | b, so make() needs no
   // conversion; defined in royal_marriage.cpp.
   static const std::array<std::uint64_t, 64 * 64> kPairKeys;
 

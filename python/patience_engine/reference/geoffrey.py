@@ -10,7 +10,7 @@ Position: ``columns`` (8 lists of card indices, bottom to top), ``down``
 (how many cards at the bottom of each column are face down) and
 ``foundations`` (top rank 0..13 per suit).
 
-Zobrist keys (spec.md): each card contributes one term, ``HOME[c]`` on a
+Zobrist keys (README): each card contributes one term, ``HOME[c]`` on a
 foundation, else ``BOTTOM[k][c]`` as the bottom card of column ``k`` or
 ``ON[c][d]`` lying on ``d``, plus ``DOWN[c]`` when face down. The canonical
 key uses ``BOTTOM_ANY[c]`` instead of ``BOTTOM[k][c]``, so the order of the
@@ -62,6 +62,7 @@ class GeoffreyMove(Move):
     """
 
     __slots__ = ()
+    _key: Tuple[int, int, int]
 
     @staticmethod
     def _parse(text: str) -> Tuple[int, int, int]:
@@ -87,24 +88,24 @@ class GeoffreyMove(Move):
 
     def __str__(self) -> str:
         src, card, dst = self._key
-        target = "F" if dst == FOUNDATION else str(dst + 1)  # type: ignore[operator]
-        return f"{src + 1}:{card_text(card)}>{target}"  # type: ignore[operator, arg-type]
+        target = "F" if dst == FOUNDATION else str(dst + 1)
+        return f"{src + 1}:{card_text(card)}>{target}"
 
     @property
     def src(self) -> int:
         """Source column, 1..8."""
-        return self._key[0] + 1  # type: ignore[operator, no-any-return]
+        return self._key[0] + 1
 
     @property
     def card(self) -> str:
         """The card that heads the moving group (the only card of a foundation move)."""
-        return card_text(self._key[1])  # type: ignore[arg-type]
+        return card_text(self._key[1])
 
     @property
     def dst(self) -> Union[int, str]:
         """Destination column 1..8, or ``'F'`` for the foundation."""
         dst = self._key[2]
-        return "F" if dst == FOUNDATION else dst + 1  # type: ignore[operator, no-any-return]
+        return "F" if dst == FOUNDATION else dst + 1
 
     @property
     def to_foundation(self) -> bool:
@@ -177,10 +178,10 @@ class Geoffrey(Game[GeoffreyMove]):
         foundations = [0, 0, 0, 0]
         if lines and lines[0].tokens[0].lower() == "foundations:":
             line = lines.pop(0)
-            if len(line.tokens) != 5:
-                parse_fail_line(line.number, f"expected 4 foundations, got {len(line.tokens) - 1}")
             suits_seen: Set[int] = set()
             for number, token in enumerate(line.tokens[1:], start=2):
+                if number > 5:
+                    parse_fail(line.number, number, token, "unexpected token")
                 suit, rank = _parse_foundation(token)
                 if suit < 0:
                     parse_fail(line.number, number, token, "bad foundation")
@@ -188,6 +189,8 @@ class Geoffrey(Game[GeoffreyMove]):
                     parse_fail(line.number, number, token, "duplicate suit")
                 suits_seen.add(suit)
                 foundations[suit] = rank
+            if len(line.tokens) < 5:
+                parse_fail_line(line.number, f"expected 4 foundations, got {len(line.tokens) - 1}")
         home = {suit * 13 + r for suit in range(4) for r in range(foundations[suit])}
         seen: Set[int] = set()
         columns: List[List[int]] = []
@@ -269,38 +272,38 @@ class Geoffrey(Game[GeoffreyMove]):
     def _make(self, move: GeoffreyMove) -> Tuple[int, bool, int, int]:
         """Play the move; returns (cards moved, whether a card turned up, hash, canonical) for undo."""
         s, head, t = move._key
-        source = self._columns[s]  # type: ignore[index]
-        i = source.index(head)  # type: ignore[arg-type]
+        source = self._columns[s]
+        i = source.index(head)
         undo_hash, undo_canonical = self._hash, self._canonical
         # The head card's old term: on the card below it, or the bottom of column s.
         if i:
-            old = _ON[head * 52 + source[i - 1]]  # type: ignore[operator]
+            old = _ON[head * 52 + source[i - 1]]
             delta_hash = delta_canonical = old
         else:
-            delta_hash, delta_canonical = _BOTTOM[s * 52 + head], _BOTTOM_ANY[head]  # type: ignore[operator]
+            delta_hash, delta_canonical = _BOTTOM[s * 52 + head], _BOTTOM_ANY[head]
         # Its new term: home, on the target's top card, or the bottom of the empty target.
         if t == FOUNDATION:
             moved = 1
             source.pop()
-            self._foundations[head // 13] += 1  # type: ignore[operator]
-            delta_hash ^= _HOME[head]  # type: ignore[index]
-            delta_canonical ^= _HOME[head]  # type: ignore[index]
+            self._foundations[head // 13] += 1
+            delta_hash ^= _HOME[head]
+            delta_canonical ^= _HOME[head]
         else:
-            target = self._columns[t]  # type: ignore[index]
+            target = self._columns[t]
             if target:
-                new = _ON[head * 52 + target[-1]]  # type: ignore[operator]
+                new = _ON[head * 52 + target[-1]]
                 delta_hash ^= new
                 delta_canonical ^= new
             else:
-                delta_hash ^= _BOTTOM[t * 52 + head]  # type: ignore[operator]
-                delta_canonical ^= _BOTTOM_ANY[head]  # type: ignore[index]
+                delta_hash ^= _BOTTOM[t * 52 + head]
+                delta_canonical ^= _BOTTOM_ANY[head]
             moved = len(source) - i
             target.extend(source[i:])
             del source[i:]
         # A face-down card left on top turns face up.
-        turned = 0 < i == self._down[s]  # type: ignore[index]
+        turned = 0 < i == self._down[s]
         if turned:
-            self._down[s] -= 1  # type: ignore[index]
+            self._down[s] -= 1
             delta_hash ^= _DOWN[source[-1]]
             delta_canonical ^= _DOWN[source[-1]]
         self._hash ^= delta_hash
@@ -310,14 +313,14 @@ class Geoffrey(Game[GeoffreyMove]):
     def _unmake(self, move: GeoffreyMove, undo: Tuple[int, bool, int, int]) -> None:
         s, head, t = move._key
         moved, turned, self._hash, self._canonical = undo
-        source = self._columns[s]  # type: ignore[index]
+        source = self._columns[s]
         if turned:
-            self._down[s] += 1  # type: ignore[index]
+            self._down[s] += 1
         if t == FOUNDATION:
-            self._foundations[head // 13] -= 1  # type: ignore[operator]
-            source.append(head)  # type: ignore[arg-type]
+            self._foundations[head // 13] -= 1
+            source.append(head)
         else:
-            target = self._columns[t]  # type: ignore[index]
+            target = self._columns[t]
             source.extend(target[-moved:])
             del target[-moved:]
 

@@ -9,7 +9,7 @@ Position: ``grid`` (52 card indices, -1 for an empty cell; cell = 13 * row +
 column) and the allowance. Only the top card of a pile ever matters, so a
 combine just overwrites the destination cell.
 
-Zobrist keys (spec.md): ``SLIDES[allowance]`` XOR ``CELL[cell][card]`` over
+Zobrist keys (README): ``SLIDES[allowance]`` XOR ``CELL[cell][card]`` over
 occupied cells, once for each of the four symmetries of the grid (identity,
 mirror left-right, mirror top-bottom, half turn); ``hash`` is the identity
 key and ``canonical_hash`` the least of the four.
@@ -101,6 +101,7 @@ class GermaineMove(Move):
     """
 
     __slots__ = ()
+    _key: Tuple[str, int, int]
 
     @staticmethod
     def _parse(text: str) -> Tuple[str, int, int]:
@@ -114,7 +115,7 @@ class GermaineMove(Move):
 
     def __str__(self) -> str:
         kind, src, dst = self._key
-        return cell_name(src) + kind + cell_name(dst)  # type: ignore[arg-type, operator]
+        return cell_name(src) + kind + cell_name(dst)
 
     @property
     def is_combine(self) -> bool:
@@ -124,12 +125,12 @@ class GermaineMove(Move):
     @property
     def src(self) -> str:
         """Name of the cell the card leaves, e.g. ``'g3'``."""
-        return cell_name(self._key[1])  # type: ignore[arg-type]
+        return cell_name(self._key[1])
 
     @property
     def dst(self) -> str:
         """Name of the cell the card goes to, e.g. ``'h3'``."""
-        return cell_name(self._key[2])  # type: ignore[arg-type]
+        return cell_name(self._key[2])
 
 
 # For each source cell: (destination, its combine, its slide), built once and shared.
@@ -206,10 +207,10 @@ class Germaine(Game[GermaineMove]):
             elif not slides_read and tokens[0].lower() == "slides:":
                 if len(tokens) < 2:
                     parse_fail(line.number, 1, tokens[0], "slide allowance missing")
-                if len(tokens) > 2:
-                    parse_fail(line.number, 3, tokens[2], "unexpected token")
                 if tokens[1] not in ("0", "1", "2"):
                     parse_fail(line.number, 2, tokens[1], "slide allowance must be 0, 1 or 2")
+                if len(tokens) > 2:
+                    parse_fail(line.number, 3, tokens[2], "unexpected token")
                 slides = int(tokens[1])
                 slides_read = True
             else:
@@ -247,8 +248,8 @@ class Germaine(Game[GermaineMove]):
         """Play the move; returns (card covered at dst or EMPTY, allowance, keys, canonical) before it."""
         kind, src, dst = move._key
         grid = self._grid
-        card = grid[src]  # type: ignore[index]
-        covered = grid[dst]  # type: ignore[index]
+        card = grid[src]
+        covered = grid[dst]
         undo = (covered, self._slides, self._keys, self._canonical)
         old_slides = self._slides
         if kind == COMBINE:
@@ -256,12 +257,12 @@ class Germaine(Game[GermaineMove]):
             self._count -= 1
         else:
             self._slides -= 1
-        grid[src] = EMPTY  # type: ignore[index]
-        grid[dst] = card  # type: ignore[index]
-        keys = _xor4(self._keys, _CELL_KEYS[src * 52 + card])  # type: ignore[operator]
-        keys = _xor4(keys, _CELL_KEYS[dst * 52 + card])  # type: ignore[operator]
+        grid[src] = EMPTY
+        grid[dst] = card
+        keys = _xor4(self._keys, _CELL_KEYS[src * 52 + card])
+        keys = _xor4(keys, _CELL_KEYS[dst * 52 + card])
         if covered != EMPTY:
-            keys = _xor4(keys, _CELL_KEYS[dst * 52 + covered])  # type: ignore[operator]
+            keys = _xor4(keys, _CELL_KEYS[dst * 52 + covered])
         if old_slides != self._slides:
             delta = _SLIDES[old_slides] ^ _SLIDES[self._slides]
             keys = (keys[0] ^ delta, keys[1] ^ delta, keys[2] ^ delta, keys[3] ^ delta)
@@ -274,8 +275,8 @@ class Germaine(Game[GermaineMove]):
         kind, src, dst = move._key
         covered, self._slides, self._keys, self._canonical = undo
         grid = self._grid
-        grid[src] = grid[dst]  # type: ignore[index]
-        grid[dst] = covered  # type: ignore[index]
+        grid[src] = grid[dst]
+        grid[dst] = covered
         if kind == COMBINE:
             self._count += 1
         self._hash = self._keys[0]

@@ -5,7 +5,7 @@ match (same rank or same suit) may be removed, and so may two adjacent cards
 whose outer neighbours match; the row closes up. Won when only ``QH`` and
 ``KH`` are left.
 
-Position: the row as a list of card indices. Zobrist key (spec.md): XOR over
+Position: the row as a list of card indices. Zobrist key (README): XOR over
 adjacent pairs ``(a, b)`` of ``NEXT[a][b]``; the canonical key is the same key.
 """
 
@@ -37,6 +37,7 @@ class RoyalMarriageMove(Move):
     """
 
     __slots__ = ()
+    _key: Tuple[int, ...]
 
     @staticmethod
     def _parse(text: str) -> Tuple[int, ...]:
@@ -54,12 +55,12 @@ class RoyalMarriageMove(Move):
         return tuple(cards)
 
     def __str__(self) -> str:
-        return "+".join(card_text(card) for card in self._key)  # type: ignore[arg-type]
+        return "+".join(card_text(card) for card in self._key)
 
     @property
     def cards(self) -> Tuple[str, ...]:
         """The removed cards as text, left one first: ``('7S',)`` or ``('7S', 'JD')``."""
-        return tuple(card_text(card) for card in self._key)  # type: ignore[arg-type]
+        return tuple(card_text(card) for card in self._key)
 
 
 # Every possible move, built once: generation hands out these shared values.
@@ -140,7 +141,7 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
         """Remove the card(s); returns (index of the first removed card, key before)."""
         row = self._row
         key = move._key
-        i = row.index(key[0])  # type: ignore[arg-type]
+        i = row.index(key[0])
         before = self._hash
         a = row[i - 1]
         if len(key) == 1:
@@ -156,7 +157,7 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
 
     def _unmake(self, move: RoyalMarriageMove, undo: Tuple[int, int]) -> None:
         i, before = undo
-        self._row[i:i] = move._key  # type: ignore[assignment]
+        self._row[i:i] = move._key
         self._hash = self._canonical = before
 
     def _compute_keys(self) -> Tuple[int, int]:
@@ -177,7 +178,7 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
 
     @property
     def canonical_hash(self) -> int:
-        """Same as ``hash``: Royal Marriage has no symmetry (spec.md "Zobrist keys")."""
+        """Same as ``hash``: Royal Marriage has no symmetry (README "Zobrist keys")."""
         return self._canonical
 
     @property
