@@ -18,6 +18,24 @@ RULES_PERFT = {
     ("geoffrey", 2): [4, 18, 85, 407, 1998],
     ("geoffrey", 3): [7, 44, 247, 1233, 5448],
 }
+# More deals, counted by the reference and the engine alike when these were pinned.
+MORE_PERFT = {
+    ("royal-marriage", 0): [32, 971, 27935],
+    ("royal-marriage", 4): [35, 1150, 35451],
+    ("royal-marriage", 5): [39, 1419, 48187],
+    ("royal-marriage", 1000): [34, 1100, 33812],
+    ("royal-marriage", 2**64 - 1): [25, 600, 13784],
+    ("germaine", 0): [30, 953, 31717],
+    ("germaine", 4): [26, 714, 20614],
+    ("germaine", 5): [30, 926, 29475],
+    ("germaine", 1000): [30, 900, 27196],
+    ("germaine", 2**64 - 1): [20, 434, 10082],
+    ("geoffrey", 0): [5, 24, 115, 567, 2895],
+    ("geoffrey", 4): [4, 17, 73, 303, 1220],
+    ("geoffrey", 5): [5, 23, 106, 469, 1992],
+    ("geoffrey", 1000): [5, 23, 98, 393, 1512],
+    ("geoffrey", 2**64 - 1): [6, 35, 194, 1036, 5299],
+}
 # The reference's slowest depths: run on the C++ engine always, on the reference only when marked slow.
 REFERENCE_MAX_DEPTH = {"royal-marriage": 3, "germaine": 3, "geoffrey": 5}
 
@@ -33,6 +51,12 @@ def test_rules_check_values(impl: str, game: str, deal: int) -> None:
     assert counts == depths
     assert state.to_text() == before
     assert perft_of(impl)(state, 0) == 1
+
+
+@pytest.mark.parametrize("game, deal", list(MORE_PERFT))
+def test_more_deals(impl: str, game: str, deal: int) -> None:
+    state = game_class(impl, game).deal(deal)
+    assert [perft_of(impl)(state, d) for d in range(1, len(MORE_PERFT[game, deal]) + 1)] == MORE_PERFT[game, deal]
 
 
 @pytest.mark.parametrize("game", ["royal-marriage", "germaine", "geoffrey"])
