@@ -1,44 +1,91 @@
 """Nodes per second for every game and path (pytest-benchmark; outside the default test run).
 
-Each benchmark asserts its node count as well as timing it, and saves nodes,
-nodes per second (nodes / the fastest round's seconds) and the build type in
-``extra_info``. Run ``python -m pytest bench``; CI runs it with
-``--benchmark-disable`` so the assertions still hold.
+Each benchmark asserts its result (a perft count; the solver's verdict and
+node count per deal) as well as timing it, and saves ``nodes``,
+``nodes_per_second`` (nodes / the fastest round's seconds) and
+``build_type`` in ``extra_info``. ``nodes`` is the perft count (the leaves
+of the walked tree), or for the solver the positions it expanded. Run ``python -m pytest bench``; CI runs it with
+``--benchmark-disable`` so the assertions still hold. ``bench/compare.py``
+compares two builds with this suite and ``bench/table.py`` prints the
+README's performance table from the same workloads.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, List, Tuple
 
 import pytest
 
 import patience_engine
 from patience_engine import reference
 
-# (game, deal, depth, leaves): C++ walks; the counts were cross-checked bulk against no-bulk.
-CPP_PERFT = [
-    ("royal-marriage", 1, 5, None),
-    ("germaine", 1, 5, 20514590),
-    ("geoffrey", 1, 10, None),
+Workload = Tuple[str, int, int, int]
+"""(game, deal, depth, leaves): perft of numbered deal ``deal`` to ``depth`` is ``leaves``."""
+
+# Depths chosen so one round takes about 0.1-1 s on an optimised build. Deal 1
+# has bushy trees in every game; Geoffrey deal 3 is narrow (few leaves per
+# interior node), so it weighs the make/unmake path rather than the counting.
+# Every count was computed both with and without bulk counting and agreed.
+CPP_PERFT_BULK: List[Workload] = [
+    ("royal-marriage", 1, 6, 297321615),
+    ("royal-marriage", 3, 6, 245025199),
+    ("germaine", 1, 6, 658221497),
+    ("germaine", 3, 6, 312498652),
+    ("geoffrey", 1, 11, 27201807),
+    ("geoffrey", 3, 14, 2754747),
 ]
-# (game, deal, depth, leaves): rules.md check values, small enough for the pure-Python reference.
-REFERENCE_PERFT = [
+CPP_MAKE_UNMAKE: List[Workload] = [
+    ("royal-marriage", 1, 5, 13300292),
+    ("royal-marriage", 3, 5, 10985558),
+    ("germaine", 1, 5, 20514590),
+    ("germaine", 3, 5, 11307700),
+    ("geoffrey", 1, 10, 7547283),
+    ("geoffrey", 3, 13, 2436543),
+]
+# The pure-Python reference at depths it walks in about 0.2-0.3 s; the counts
+# equal the C++ engine's (and rules.md's check values where those reach).
+REFERENCE_PERFT: List[Workload] = [
+    ("royal-marriage", 1, 4, 562500),
+    ("germaine", 1, 4, 651248),
+    ("geoffrey", 1, 7, 135171),
+]
+# A loop written in Python makes every move through the public API, so it
+# walks one depth less than the reference's own perft for about the same time.
+PYTHON_LOOP: List[Workload] = [
     ("royal-marriage", 1, 3, 22464),
     ("germaine", 1, 3, 21265),
-    ("geoffrey", 1, 5, 6986),
+    ("geoffrey", 1, 6, 31802),
 ]
 
+# (game, deals, node limit, [(status, nodes) per deal]): the solver under a node limit is
+# deterministic. Mostly deals that take it 10^5 nodes or more, so the figure
+# is search speed rather than set-up.
+SOLVER: List[Tuple[str, Tuple[int, ...], int, List[Tuple[str, int]]]] = [
+    ("royal-marriage", (1, 96, 97), 1_000_000, [("won", 395), ("won", 218934), ("won", 209182)]),
+    ("germaine", (1, 2), 500_000, [("unknown", 500000), ("unknown", 500000)]),
+    ("geoffrey", (2, 43, 92, 98), 1_000_000, [("won", 88), ("lost", 134717), ("lost", 102112), ("lost", 96735)]),
+]
+# The default 64 MiB table would add its allocation (tens of ms) to every
+# solve; node counts depend on the table size, so it is fixed here.
+SOLVER_TABLE_BYTES = 1 << 24
 
-def record(benchmark: Any, nodes: int) -> None:
-    """Save nodes, nodes per second and the build type with the benchmark's results."""
-    benchmark.extra_info["nodes"] = nodes
-    benchmark.extra_info["build_type"] = patience_engine.BUILD_TYPE
-    if benchmark.stats is not None:
-        benchmark.extra_info["nodes_per_second"] = nodes / benchmark.stats.stats.min
+# Rounds per benchmark: enough for a stable minimum without long runs.
+CPP_ROUNDS = 5
+REFERENCE_ROUNDS = 3
+PYTHON_LOOP_OVER_CPP_ROUNDS = 20
+SOLVER_ROUNDS = 3
+
+
+def _ids(workloads: List[Workload]) -> List[str]:
+    return [f"{game}-deal{deal}-depth{depth}" for game, deal, depth, _ in workloads]
 
 
 def python_walk(state: Any, depth: int) -> int:
-    """Perft written in Python over the public API (legal_moves, play, undo): counts leaves."""
+    """Perft written in Python over the public API (``legal_moves``, ``play``, ``undo``).
+
+    Works on either implementation's positions; returns the number of leaves
+    at ``depth`` (int) and leaves ``state`` as it found it.
+    """
     if depth == 0:
         return 1
     total = 0
@@ -49,37 +96,67 @@ def python_walk(state: Any, depth: int) -> int:
     return total
 
 
-def run(benchmark: Any, fn: Callable[[], int], expected: int, rounds: int = 5) -> None:
+def solve_all(game: str, deals: Tuple[int, ...], node_limit: int) -> List[Tuple[str, int]]:
+    """Solve each numbered deal of ``game`` with the C++ solver; returns (status, nodes) per deal."""
+    results = []
+    for deal in deals:
+        solution = patience_engine.solve(
+            patience_engine.GAMES[game].deal(deal), node_limit=node_limit, table_bytes=SOLVER_TABLE_BYTES
+        )
+        results.append((solution.status, solution.nodes))
+    return results
+
+
+def run(benchmark: Any, fn: Callable[[], int], expected: int, rounds: int) -> None:
+    """Time ``fn`` (one warm-up round, then ``rounds``), assert it returned ``expected``, record rates."""
     nodes = benchmark.pedantic(fn, rounds=rounds, iterations=1, warmup_rounds=1)
     assert nodes == expected
     record(benchmark, nodes)
 
 
-@pytest.mark.parametrize("game, deal, depth, leaves", CPP_PERFT)
+def record(benchmark: Any, nodes: int) -> None:
+    """Save nodes, nodes per second of the fastest round and the build type in ``extra_info``."""
+    benchmark.extra_info["nodes"] = nodes
+    benchmark.extra_info["build_type"] = patience_engine.BUILD_TYPE
+    # stats is None under --benchmark-disable: nothing was timed.
+    if benchmark.stats is not None:
+        benchmark.extra_info["nodes_per_second"] = nodes / benchmark.stats.stats.min
+
+
+@pytest.mark.parametrize("game, deal, depth, leaves", CPP_PERFT_BULK, ids=_ids(CPP_PERFT_BULK))
 def test_cpp_perft_bulk(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
     state = patience_engine.GAMES[game].deal(deal)
-    run(benchmark, lambda: patience_engine.perft(state, depth), leaves)
+    run(benchmark, lambda: patience_engine.perft(state, depth), leaves, CPP_ROUNDS)
 
 
-@pytest.mark.parametrize("game, deal, depth, leaves", CPP_PERFT)
-def test_cpp_make_unmake_walk(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
+@pytest.mark.parametrize("game, deal, depth, leaves", CPP_MAKE_UNMAKE, ids=_ids(CPP_MAKE_UNMAKE))
+def test_cpp_make_unmake(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
     state = patience_engine.GAMES[game].deal(deal)
-    run(benchmark, lambda: patience_engine.perft(state, depth, bulk=False), leaves)
+    run(benchmark, lambda: patience_engine.perft(state, depth, bulk=False), leaves, CPP_ROUNDS)
 
 
-@pytest.mark.parametrize("game, deal, depth, leaves", REFERENCE_PERFT)
+@pytest.mark.parametrize("game, deal, depth, leaves", REFERENCE_PERFT, ids=_ids(REFERENCE_PERFT))
 def test_reference_perft(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
     state = reference.GAMES[game].deal(deal)
-    run(benchmark, lambda: reference.perft(state, depth), leaves, rounds=1)
+    run(benchmark, lambda: reference.perft(state, depth), leaves, REFERENCE_ROUNDS)
 
 
-@pytest.mark.parametrize("game, deal, depth, leaves", REFERENCE_PERFT)
+@pytest.mark.parametrize("game, deal, depth, leaves", PYTHON_LOOP, ids=_ids(PYTHON_LOOP))
 def test_python_loop_over_cpp(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
     state = patience_engine.GAMES[game].deal(deal)
-    run(benchmark, lambda: python_walk(state, depth), leaves, rounds=3)
+    run(benchmark, lambda: python_walk(state, depth), leaves, PYTHON_LOOP_OVER_CPP_ROUNDS)
 
 
-@pytest.mark.parametrize("game, deal, depth, leaves", REFERENCE_PERFT)
+@pytest.mark.parametrize("game, deal, depth, leaves", PYTHON_LOOP, ids=_ids(PYTHON_LOOP))
 def test_python_loop_over_reference(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
     state = reference.GAMES[game].deal(deal)
-    run(benchmark, lambda: python_walk(state, depth), leaves, rounds=1)
+    run(benchmark, lambda: python_walk(state, depth), leaves, REFERENCE_ROUNDS)
+
+
+@pytest.mark.parametrize("game, deals, node_limit, expected", SOLVER, ids=[w[0] for w in SOLVER])
+def test_solver(benchmark: Any, game: str, deals: Tuple[int, ...], node_limit: int,
+                expected: List[Tuple[str, int]]) -> None:
+    results = benchmark.pedantic(solve_all, args=(game, deals, node_limit), rounds=SOLVER_ROUNDS,
+                                 iterations=1, warmup_rounds=1)
+    assert results == expected
+    record(benchmark, sum(nodes for _, nodes in results))

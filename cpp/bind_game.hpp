@@ -14,12 +14,14 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "search.hpp"
+#include "solver.hpp"
 
 namespace pe {
 namespace py = pybind11;
@@ -76,7 +78,7 @@ inline std::uint64_t deal_number(const py::object& n) {
   return n.cast<std::uint64_t>();
 }
 
-// Registers G's move class, G's position class and a perft overload on module m.
+// Registers G's move class, G's position class and perft and solve overloads on module m.
 template <class G>
 void bind_game(py::module_& m, const char* doc) {
   using Move = typename G::Move;
@@ -217,6 +219,30 @@ void bind_game(py::module_& m, const char* doc) {
         return run_interruptible([&](Interrupt& interrupt) { return perft(g, depth, bulk, interrupt); });
       },
       py::arg("state"), py::arg("depth"), py::arg("bulk") = true);
+
+  // solve(state, node_limit, time_limit, table_bytes, pruning) -> (status, moves, score, nodes,
+  // proven); patience_engine.solve() checks the arguments and wraps the tuple.
+  m.def(
+      "solve",
+      [](const State& s, std::optional<std::uint64_t> node_limit, std::optional<double> time_limit,
+         std::size_t table_bytes, bool pruning) {
+        SolveOptions opt;
+        opt.node_limit = node_limit.value_or(0);
+        opt.time_limit = time_limit.value_or(0.0);
+        opt.table_bytes = table_bytes;
+        opt.pruning = pruning;
+        if ((node_limit && *node_limit == 0) ||
+            (time_limit && !(*time_limit > 0 && std::isfinite(*time_limit))))
+          throw py::value_error("solve: node_limit and time_limit must be positive and finite");
+        const G g = s.pos;
+        SolveResult<G> r =
+            run_interruptible([&](Interrupt& interrupt) { return solve(g, opt, interrupt); });
+        static const char* const kStatus[] = {"won", "lost", "unknown"};
+        return py::make_tuple(kStatus[static_cast<int>(r.status)], r.line, r.score, r.nodes,
+                              r.proven);
+      },
+      py::arg("state"), py::arg("node_limit"), py::arg("time_limit"), py::arg("table_bytes"),
+      py::arg("pruning"));
 }
 
 }  // namespace pe

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Dict, List
 
 import pytest
 
+from patience_engine import reference
 from patience_engine.cli import main
 from test_rules import GERMAINE_DEAL_1
 
@@ -54,3 +58,63 @@ def test_console_script_runs() -> None:
     assert script.is_file(), "the package installs a 'patience' console script beside the interpreter"
     result = subprocess.run([str(script), "deal", "royal-marriage", "3"], capture_output=True, text=True, check=True)
     assert result.stdout.startswith("QH 8S 7S 6S")
+
+
+def _solve_output(out: str) -> Dict[str, str]:
+    """The ``name value`` lines that close ``patience solve`` output."""
+    return dict(line.split(None, 1) for line in out.strip().split("\n")[-6:])
+
+
+@pytest.mark.parametrize("row, code, status", [("QH 3H 4H KH", 0, "won"), ("QH 2C 5D 7S KH", 1, "lost")])
+def test_solve_exit_code_is_the_status(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       row: str, code: int, status: str) -> None:
+    position = tmp_path / "row.txt"
+    position.write_text(row + "\n", encoding="utf-8")
+    assert main(["solve", "royal-marriage", "--file", str(position)]) == code
+    assert _solve_output(capsys.readouterr().out)["status"] == status
+
+
+def test_solve_at_the_node_limit_is_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "germaine", "1", "--node-limit", "10"]) == 3
+    fields = _solve_output(capsys.readouterr().out)
+    assert fields["status"] == "unknown" and int(fields["nodes"].replace(",", "")) <= 10
+    assert set(fields) == {"status", "moves", "score", "nodes", "seconds", "nodes/s"}
+
+
+def test_solve_prints_a_line_that_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "geoffrey", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Geoffrey, deal 2\n")
+    count, moves = _solve_output(out)["moves"].split(": ")
+    game = reference.Geoffrey.deal(2)
+    for move in moves.split():
+        game.play(move)
+    assert game.is_won and int(count) == len(moves.split())
+
+
+def test_solve_show_prints_the_position_after_each_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    position = tmp_path / "row.txt"
+    position.write_text("QH 3C 9D 2S 3S KH\n", encoding="utf-8")
+    assert main(["solve", "royal-marriage", "--file", str(position), "--show"]) == 0
+    out = capsys.readouterr().out
+    assert "QH 3C 9D 2S 3S KH\n\n1. 9D+2S\nQH 3C 3S KH\n\n2. 3C+3S\nQH KH\n" in out
+
+
+@pytest.mark.parametrize("argv", [["solve", "germaine"], ["solve", "germaine", "1", "--file", "x.txt"],
+                                  ["solve", "germaine", "1", "--node-limit", "0"],
+                                  ["solve", "germaine", "1", "--time-limit", "-1"]])
+def test_solve_bad_arguments_exit_2(argv: List[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+
+
+def test_solve_ctrl_c_exits_130() -> None:
+    command = [sys.executable, "-m", "patience_engine.cli", "solve", "germaine", "1"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as child:
+        assert child.stdout is not None and child.stderr is not None
+        assert child.stdout.readline() == "Germaine 2-Move, deal 1\n"
+        time.sleep(0.3)  # into the search, which runs far longer unlimited
+        child.send_signal(signal.SIGINT)
+        assert child.wait(timeout=10) == 130
+        assert "interrupted" in child.stderr.read()

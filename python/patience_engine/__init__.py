@@ -28,13 +28,26 @@ from ._core import (
     __version__,
     perft,
 )
+from . import draw as _draw
 from ._errors import IllegalMoveError
+from . import reference as _reference
+from .reference import pysol as _pysol
+from .solver import DEFAULT_TABLE_BYTES, Solution, solve
 
 GAMES = {"royal-marriage": RoyalMarriage, "germaine": Germaine, "geoffrey": Geoffrey}
 """The C++ game classes by their command-line names."""
 
+# PySolFC game numbers and pictures are pure Python, shared with the reference
+# (whose package gives its own classes from_pysol; to_svg is attached here, as
+# the reference imports nothing from outside itself).
+for _game, _cls in GAMES.items():
+    _pysol.install(_cls, _game)
+    _draw.install(_cls)
+    _draw.install(_reference.GAMES[_game])
+
 __all__ = [
     "BUILD_TYPE",
+    "DEFAULT_TABLE_BYTES",
     "GAMES",
     "OPTIMIZED",
     "Geoffrey",
@@ -44,6 +57,8 @@ __all__ = [
     "IllegalMoveError",
     "RoyalMarriage",
     "RoyalMarriageMove",
+    "Solution",
     "__version__",
     "perft",
+    "solve",
 ]

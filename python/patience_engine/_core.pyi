@@ -1,6 +1,6 @@
 """Type stub of the compiled extension patience_engine._core (C++ engine)."""
 
-from typing import Any, ClassVar, List, Union
+from typing import Any, ClassVar, List, Optional, Tuple, Union
 
 __version__: str
 BUILD_TYPE: str
@@ -128,3 +128,16 @@ class Geoffrey:
 
 def perft(state: Union[RoyalMarriage, Germaine, Geoffrey], depth: int, bulk: bool = True) -> int:
     """Number of move sequences of ``depth`` moves from ``state`` (nodes); releases the GIL."""
+
+def solve(
+    state: Union[RoyalMarriage, Germaine, Geoffrey],
+    node_limit: Optional[int],
+    time_limit: Optional[float],
+    table_bytes: int,
+    pruning: bool,
+) -> Tuple[str, List[Any], int, int, bool]:
+    """Searches ``state``: (status, moves, score, nodes, proven); see ``patience_engine.solve``.
+
+    Releases the GIL; raises ValueError for a node_limit of 0 or a time_limit that is not
+    positive and finite, KeyboardInterrupt on Ctrl-C.
+    """

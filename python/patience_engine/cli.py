@@ -1,6 +1,9 @@
-"""The ``patience`` command: deals and perft from the shell.
+"""The ``patience`` command: deals, perft, pictures, solving and surveys from the shell.
 
-Exit codes: 0 success, 1 the implementations disagree, 2 bad usage or input,
+Exit codes: 0 success (``solve``: the deal is won), 1 ``perft``: the
+implementations disagree, ``solve``: proven lost, 2 bad usage or input
+(including a file that is not a survey database, or a missing optional
+extra), 3 ``solve``: unknown (a node or time limit was reached first),
 130 interrupted (Ctrl-C).
 """
 
@@ -14,11 +17,15 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from tqdm import tqdm
 
 from . import GAMES, perft
-from . import reference
+from . import draw, reference, survey
+from .solver import DEFAULT_TABLE_BYTES, solve
+from .reference import pysol
+from .viewer import solution_html
+from . import signature
 
 GAME_TITLES = {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move", "geoffrey": "Geoffrey"}
 # Depths at which the reference needs a few seconds a game on deal 1 (used by `perft all`).
-DEFAULT_DEPTHS = {"royal-marriage": 4, "germaine": 3, "geoffrey": 7}
+DEFAULT_DEPTHS = {"royal-marriage": 5, "germaine": 4, "geoffrey": 8}
 IMPLEMENTATIONS = {"cpp": (GAMES, perft), "reference": (reference.GAMES, reference.perft)}
 
 
@@ -30,6 +37,14 @@ def _deal_number(text: str) -> int:
     if not 0 <= n < 1 << 64:
         raise argparse.ArgumentTypeError(f"deal number must be in 0 .. 2**64-1, got {n}")
     return n
+
+
+def _pysol_number(text: str) -> str:
+    try:
+        pysol.parse_number(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def _depth(text: str) -> int:
@@ -50,11 +65,36 @@ def _read_text(path: str) -> str:
 
 
 def _position(impl: str, game: str, args: argparse.Namespace) -> Any:
-    """The start position of one game for one implementation: ``--file`` or deal ``N``."""
+    """The start position of one game for one implementation: ``--file``, ``--pysol`` or deal ``N``."""
     cls = IMPLEMENTATIONS[impl][0][game]
-    if args.file is not None:
+    if getattr(args, "file", None) is not None:
         return cls.from_text(_read_text(args.file))
+    if getattr(args, "pysol", None) is not None:
+        return cls.from_pysol(args.pysol)
     return cls.deal(args.deal)
+
+
+def _source(args: argparse.Namespace) -> str:
+    """Where the start position comes from, for headings."""
+    if getattr(args, "file", None) is not None:
+        return f"file {args.file}"
+    if getattr(args, "pysol", None) is not None:
+        return f"PySolFC game {args.pysol}"
+    return f"deal {args.deal}"
+
+
+def _games(args: argparse.Namespace) -> List[str]:
+    """The games named by GAME; with ``--pysol``, 'all' means the games PySolFC has."""
+    if args.game != "all":
+        return [args.game]
+    if getattr(args, "pysol", None) is not None:
+        return list(pysol.PYSOL_GAME_IDS)
+    return list(GAMES)
+
+
+def _for_terminal(text: str) -> str:
+    """A position's text with suit symbols and colour when stdout is a terminal, else unchanged."""
+    return draw.terminal_text(text, colour=True) if sys.stdout.isatty() else text
 
 
 def _timed_perft(impl: str, state: Any, depth: int, label: str) -> "tuple[int, float]":
@@ -81,7 +121,7 @@ def _run_perft(game: str, args: argparse.Namespace, depth: int) -> bool:
     """Print perft for depths 1..depth of one game; False when the implementations disagree."""
     impls = ["cpp", "reference"] if args.impl == "both" else [args.impl]
     states = {impl: _position(impl, game, args) for impl in impls}
-    source = f"file {args.file}" if args.file is not None else f"deal {args.deal}"
+    source = _source(args)
     print(f"{GAME_TITLES[game]}, {source}")
     header = ["depth", "nodes"]
     for impl in impls:
@@ -110,18 +150,18 @@ def _run_perft(game: str, args: argparse.Namespace, depth: int) -> bool:
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    """``patience deal GAME N``: print the numbered deal in the game's text format."""
-    games = list(GAMES) if args.game == "all" else [args.game]
+    """``patience deal GAME N`` (or ``--pysol P``): print the deal in the game's text format."""
+    games = _games(args)
     for game in games:
         if len(games) > 1:
-            print(f"# {GAME_TITLES[game]}, deal {args.deal}")
-        print(GAMES[game].deal(args.deal).to_text())
+            print(f"# {GAME_TITLES[game]}, {_source(args)}")
+        print(_for_terminal(_position("cpp", game, args).to_text()))
     return 0
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
     """``patience perft GAME N --depth D``: perft counts, seconds and nodes per second."""
-    games = list(GAMES) if args.game == "all" else [args.game]
+    games = _games(args)
     agree = True
     for i, game in enumerate(games):
         if i:
@@ -129,6 +169,114 @@ def cmd_perft(args: argparse.Namespace) -> int:
         depth = args.depth if args.depth is not None else DEFAULT_DEPTHS[game]
         agree = _run_perft(game, args, depth) and agree
     return 0 if agree else 1
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """``patience show GAME N --out FILE``: draw the position as SVG or PNG (by FILE's ending).
+
+    Without ``--out`` prints the position as text.
+    """
+    state = _position("cpp", args.game, args)
+    if args.out is None:
+        print(_for_terminal(state.to_text()))
+        return 0
+    try:
+        draw.write_picture(state.to_svg(), args.out)
+    except RuntimeError as error:
+        print(f"patience: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _add_pysol_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pysol", type=_pysol_number, metavar="P",
+                        help="PySolFC game number P instead of N (royal-marriage, geoffrey; 'ms' prefix allowed)")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
+    return value
+
+
+def _deal_range(text: str) -> range:
+    try:
+        return survey.parse_deal_range(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+SOLVE_EXIT_CODES = {"won": 0, "lost": 1, "unknown": 3}
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``patience solve GAME N``: solve a deal; print status, moves, score, nodes, seconds, nodes/s.
+
+    Returns 0 won, 1 lost, 3 unknown (a limit was reached first).
+    """
+    state = _position("cpp", args.game, args)
+    print(f"{GAME_TITLES[args.game]}, {_source(args)}", flush=True)
+    solution = solve(state, node_limit=args.node_limit, time_limit=args.time_limit)
+    if args.html is not None:
+        title = f"{GAME_TITLES[args.game]}, {_source(args)}: {solution.status}"
+        page = solution_html(state, solution.moves, title=title)
+        with open(args.html, "w", encoding="utf-8") as handle:
+            handle.write(page)
+    if args.show:
+        print(_for_terminal(state.to_text()))
+        for i, move in enumerate(solution.moves, 1):
+            state.play(move)
+            print(f"\n{i}. {move}")
+            print(_for_terminal(state.to_text()))
+        print()
+    print(f"status   {solution.status}")
+    print(f"moves    {len(solution.moves)}: {solution.text}" if solution.moves else "moves    0")
+    print(f"score    {solution.score}")
+    print(f"nodes    {solution.nodes:,}")
+    print(f"seconds  {solution.seconds:.4f}")
+    print(f"nodes/s  {_rate(solution.nodes, solution.seconds)}")
+    return SOLVE_EXIT_CODES[solution.status]
+
+
+def cmd_survey(args: argparse.Namespace) -> int:
+    """``patience survey GAME --deals A-B``: solve a range of deals into an SQLite file, resumably."""
+    run = survey.run_survey(args.game, args.deals, db=args.db, jobs=args.jobs, node_limit=args.node_limit,
+                            table_bytes=args.table_bytes, scheduler=args.scheduler)
+    print(f"{GAME_TITLES[args.game]}, deals {args.deals.start}-{args.deals.stop - 1}: solved {run.solved:,}, "
+          f"already in {args.db} {run.skipped:,}")
+    for game, version, limit, table in run.other_settings:
+        print(f"note: {args.db} also holds {GAME_TITLES[game]} rows of engine {version}, node limit {limit:,}, "
+              f"table {table:,} bytes; they are kept apart", file=sys.stderr)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """``patience report FILE``: winnability and solver effort per survey in a survey database."""
+    rows = survey.read_rows(args.db)
+    print(survey.format_report(survey.summarize(rows), GAME_TITLES) if rows else f"{args.db}: no rows")
+    if args.plot is not None:
+        survey.plot(rows, args.plot, GAME_TITLES)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """``patience bench --signature``: fixed node counts of the engine and their SHA-256 digest."""
+    print(signature.format_signature(signature.signature()))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -143,7 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     deal = sub.add_parser("deal", help="print a numbered deal")
     deal.add_argument("game", choices=game_choices)
-    deal.add_argument("deal", type=_deal_number, metavar="N", help="deal number, 0 .. 2**64-1")
+    deal.add_argument("deal", type=_deal_number, metavar="N", nargs="?", help="deal number, 0 .. 2**64-1")
+    _add_pysol_option(deal)
     deal.set_defaults(func=cmd_deal)
 
     p = sub.add_parser("perft", help="count move sequences to each depth (C++ and/or the reference)")
@@ -156,7 +305,59 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--impl", choices=["cpp", "reference", "both"], default="cpp",
                    help="which implementation to run; both checks that they agree")
     p.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
+    _add_pysol_option(p)
     p.set_defaults(func=cmd_perft)
+
+    show = sub.add_parser("show", help="draw a position as a picture (SVG or PNG)")
+    show.add_argument("game", choices=list(GAMES))
+    show.add_argument("deal", type=_deal_number, metavar="N", nargs="?", help="deal number, 0 .. 2**64-1")
+    show.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
+    _add_pysol_option(show)
+    show.add_argument("--out", metavar="FILE",
+                      help="write the picture to FILE: .svg, or .png (needs patience-engine[png]); "
+                      "without it, print the position as text")
+    show.set_defaults(func=cmd_show)
+
+    solve_parser = sub.add_parser("solve", help="solve a deal: won, lost or unknown, with the winning line")
+    solve_parser.add_argument("game", choices=list(GAMES))
+    solve_parser.add_argument("deal", type=_deal_number, metavar="N", nargs="?", help="deal number, 0 .. 2**64-1")
+    solve_parser.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
+    solve_parser.add_argument("--node-limit", type=_positive_int, metavar="K",
+                              help="stop with 'unknown' after expanding K positions (default: none)")
+    solve_parser.add_argument("--time-limit", type=_positive_float, metavar="S",
+                              help="stop with 'unknown' after S seconds (default: none)")
+    solve_parser.add_argument("--show", action="store_true", help="print the position after each move")
+    _add_pysol_option(solve_parser)
+    solve_parser.add_argument("--html", metavar="FILE",
+                              help="also write FILE: one self-contained web page stepping through the solution")
+    solve_parser.set_defaults(func=cmd_solve)
+
+    sv = sub.add_parser("survey", help="solve a range of deals into an SQLite file (resumable)")
+    sv.add_argument("game", choices=list(GAMES))
+    sv.add_argument("--deals", type=_deal_range, required=True, metavar="A-B", help="deal numbers A to B inclusive")
+    sv.add_argument("--jobs", type=_positive_int, metavar="J",
+                    help="local worker processes (default: every CPU; 1 solves in this process)")
+    sv.add_argument("--node-limit", type=_positive_int, default=survey.DEFAULT_NODE_LIMIT, metavar="K",
+                    help=f"node limit per deal (default {survey.DEFAULT_NODE_LIMIT:,})")
+    sv.add_argument("--table-bytes", type=_positive_int, default=DEFAULT_TABLE_BYTES, metavar="B",
+                    help=f"transposition table bytes per solve (default {DEFAULT_TABLE_BYTES:,})")
+    sv.add_argument("--db", default=survey.DEFAULT_DB, metavar="FILE",
+                    help=f"SQLite file of results (default {survey.DEFAULT_DB})")
+    sv.add_argument("--scheduler", metavar="ADDRESS",
+                    help="solve on the Dask cluster at ADDRESS (tcp://HOST:PORT; needs patience-engine[dask])")
+    sv.set_defaults(func=cmd_survey)
+
+    report = sub.add_parser("report", help="winnability and solver effort from a survey file")
+    report.add_argument("db", metavar="FILE", help="survey database written by 'patience survey'")
+    report.add_argument("--plot", metavar="PNG",
+                        help="also draw nodes per deal and winnability to PNG (needs patience-engine[plot])")
+    report.set_defaults(func=cmd_report)
+
+    bench = sub.add_parser("bench", help="deterministic benchmark output (timings: python -m pytest bench)")
+    bench_what = bench.add_mutually_exclusive_group(required=True)
+    bench_what.add_argument("--signature", action="store_true",
+                            help="print fixed perft counts and their SHA-256, to catch changes in what is computed")
+    bench.set_defaults(func=cmd_bench)
     return parser
 
 
@@ -172,13 +373,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     if getattr(args, "file", None) is not None and args.game == "all":
         parser.error("--file needs a single game, not 'all'")
+    sources = [getattr(args, "file", None), getattr(args, "pysol", None)]
+    if sum(source is not None for source in sources) > 1:
+        parser.error("give at most one of --file and --pysol")
+    given = (getattr(args, "deal", None) is not None) + sum(source is not None for source in sources)
+    if args.command in ("deal", "show", "solve") and given != 1:
+        parser.error(f"{args.command} needs exactly one of a deal number N, --pysol P and --file F")
+    if getattr(args, "pysol", None) is not None and args.game == "germaine":
+        parser.error("PySolFC has no Germaine 2-Move: --pysol works for royal-marriage and geoffrey")
     try:
         result: int = args.func(args)
         return result
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, survey.MissingExtraError) as error:
         print(f"patience: error: {error}", file=sys.stderr)
         return 2
 

@@ -9,26 +9,32 @@ scores and perft counts, bit for bit.
 - ``Geoffrey`` / ``GeoffreyMove``: rules.md "Geoffrey".
 - ``perft(state, depth)``: rules.md "Perft".
 - ``GAMES``: game name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``) -> class.
+- ``pysol``: PySolFC game numbers, behind each class's ``from_pysol(number)``
+  (``Germaine.from_pysol`` raises ValueError: PySolFC has no such game).
 
 >>> g = Germaine.deal(1)
 >>> perft(g, 2)
 724
 """
 
-from typing import Dict, Type
+from typing import Any, Dict, Type
 
 from .._errors import IllegalMoveError
+from . import pysol
 from ._base import Game, perft
 from .geoffrey import Geoffrey, GeoffreyMove
 from .germaine import Germaine, GermaineMove
 from .royal_marriage import RoyalMarriage, RoyalMarriageMove
 
-GAMES: Dict[str, Type[Game]] = {  # type: ignore[type-arg]
+GAMES: Dict[str, Type[Game[Any]]] = {
     "royal-marriage": RoyalMarriage,
     "germaine": Germaine,
     "geoffrey": Geoffrey,
 }
 """The reference game classes by name."""
+
+for _game, _cls in GAMES.items():
+    pysol.install(_cls, _game)
 
 __all__ = [
     "GAMES",

@@ -1,0 +1,281 @@
+"""Performance regression check: is the working tree slower than a base revision?
+
+A/B in one run (the default)::
+
+    python3 bench/compare.py [--base REV] [--rounds N] [--threshold PCT] [-k EXPR] [--allow-new] [--keep]
+
+builds the base revision (default ``main``, the last commit on main; taken
+with ``git archive``) and a snapshot of the working tree (tracked and
+untracked, not ignored, files) into two venvs in a temporary directory, then
+runs the working tree's ``bench/`` suite on each build, alternating base and
+working tree for ``--rounds`` rounds (default 3) so that load on the machine
+hits both alike. Each benchmark keeps its minimum time over all rounds; the
+script prints, per benchmark, both minima and the ratio working tree / base
+(above 1 is slower), and fails when a ratio exceeds 1 + ``--threshold``/100
+(default 10%). Both sides run the same benchmark code, so they time and
+check the same workloads. Building takes about a minute per side, a round of
+the full suite about half a minute per side; ``-k`` narrows the suite.
+
+Saved results of the same machine (pytest-benchmark's own storage,
+``.benchmarks/`` under the repository, per machine id)::
+
+    .venv/bin/python bench/compare.py --save NAME        # e.g. on the base revision
+    .venv/bin/python bench/compare.py --compare-saved [ID] [--threshold PCT]
+
+``--save`` runs the suite in the interpreter running this script and saves
+it under ``NAME`` (``--benchmark-save``); ``--compare-saved`` runs it again
+and compares with saved run ``ID`` (a number such as ``0001`` or a name;
+default the latest) using ``--benchmark-compare`` and
+``--benchmark-compare-fail=min:PCT%``. Saved runs are only comparable on the
+same machine under similar load; prefer the A/B run.
+
+Exit codes: 0 no benchmark got slower than the threshold; 1 one did, or the
+suite failed on the working tree (a benchmark's count changed); 2 nothing to
+compare against: a build failed, no saved run exists, or a benchmark has no
+baseline (it is new, or failed on the base); ``--allow-new`` lets benchmarks
+without a baseline pass, still listing them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+REPO = Path(__file__).resolve().parent.parent
+EXIT_OK, EXIT_SLOWER, EXIT_NO_BASELINE = 0, 1, 2
+
+
+class CompareError(Exception):
+    """A step that must succeed for the comparison to mean anything failed; the message says which."""
+
+
+def _run(cmd: Sequence[object], cwd: Path) -> int:
+    """Echo and run ``cmd`` in ``cwd``; returns its exit code."""
+    print("+ " + " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.run([str(c) for c in cmd], cwd=cwd).returncode
+
+
+def _git(*args: str) -> str:
+    result = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise CompareError(f"git {' '.join(args)} failed: {result.stderr.strip()}")
+    return result.stdout
+
+
+def export_base(rev: str, dest: Path) -> str:
+    """Write the tree of commit ``rev`` into ``dest``; returns the commit's hash (str)."""
+    commit = _git("rev-parse", "--verify", f"{rev}^{{commit}}").strip()
+    dest.mkdir(parents=True)
+    archive = dest.parent / "base.tar"
+    _git("archive", "--format=tar", "-o", str(archive), commit)
+    if _run(["tar", "-x", "-f", archive, "-C", dest], REPO) != 0:
+        raise CompareError(f"could not unpack {archive}")
+    return commit
+
+
+def export_working_tree(dest: Path) -> None:
+    """Copy the working tree's tracked and untracked, not ignored, files into ``dest``.
+
+    A snapshot, so edits made while the comparison runs do not leak into it.
+    """
+    names = _git("ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
+    for name in filter(None, names):
+        source = REPO / name
+        if source.is_file():  # a tracked file deleted in the working tree is skipped
+            target = dest / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+def build_venv(source: Path, venv: Path) -> Path:
+    """Install ``source`` with its test extras into a new venv at ``venv``; returns its python."""
+    if _run([sys.executable, "-m", "venv", venv], source) != 0:
+        raise CompareError(f"could not create a venv at {venv}")
+    python = venv / "bin" / "python"
+    if _run([python, "-m", "pip", "install", "--quiet", f"{source}[test]"], source) != 0:
+        raise CompareError(f"building {source} failed (see pip's output above)")
+    return python
+
+
+def run_suite(python: Path, suite_root: Path, json_path: Path, extra: Sequence[str]) -> int:
+    """Run ``suite_root``/bench with ``python``, writing pytest-benchmark's JSON; returns pytest's exit code."""
+    cmd = [python, "-m", "pytest", "bench", "-q", "-p", "no:cacheprovider", "--benchmark-quiet",
+           f"--benchmark-json={json_path}", *extra]
+    return _run(cmd, suite_root)
+
+
+def minima(json_path: Path) -> Dict[str, float]:
+    """Benchmark full name -> fastest round in seconds, from a pytest-benchmark JSON file (empty if absent)."""
+    if not json_path.exists():
+        return {}
+    data = json.loads(json_path.read_text(encoding="utf-8"))
+    return {bench["fullname"]: bench["stats"]["min"] for bench in data["benchmarks"]}
+
+
+def report(base: Dict[str, float], work: Dict[str, float], threshold: float, allow_new: bool) -> int:
+    """Print each benchmark's minima and ratio (working tree / base); returns the exit code."""
+    limit = 1 + threshold / 100
+    width = max((len(name) for name in work), default=10)
+    print(f"\n{'benchmark':<{width}}  {'base min s':>11}  {'work min s':>11}  {'ratio':>6}")
+    slower, new = [], []
+    for name, seconds in sorted(work.items()):
+        if name not in base:
+            new.append(name)
+            print(f"{name:<{width}}  {'-':>11}  {seconds:>11.5f}  {'-':>6}  NO BASELINE")
+            continue
+        ratio = seconds / base[name]
+        flag = f"  SLOWER by {100 * (ratio - 1):.1f}%" if ratio > limit else ""
+        if flag:
+            slower.append(name)
+        print(f"{name:<{width}}  {base[name]:>11.5f}  {seconds:>11.5f}  {ratio:>6.3f}{flag}")
+    for name in sorted(set(base) - set(work)):
+        print(f"{name:<{width}}  {base[name]:>11.5f}  {'-':>11}  {'-':>6}  NOT RUN ON THE WORKING TREE")
+    if not work:
+        print("no benchmark results from the working tree", file=sys.stderr)
+        return EXIT_NO_BASELINE
+    if slower:
+        print(f"\nFAIL: {len(slower)} benchmark(s) more than {threshold:g}% slower than the base", file=sys.stderr)
+        return EXIT_SLOWER
+    if new and not allow_new:
+        print(f"\nNO BASELINE for {len(new)} benchmark(s) (new, or failed on the base); "
+              "--allow-new accepts that", file=sys.stderr)
+        return EXIT_NO_BASELINE
+    print(f"\nOK: no benchmark more than {threshold:g}% slower than the base")
+    return EXIT_OK
+
+
+def merge_minima(runs: List[Dict[str, float]]) -> Dict[str, float]:
+    """Per benchmark, the least of its minima over ``runs``."""
+    merged: Dict[str, float] = {}
+    for run in runs:
+        for name, seconds in run.items():
+            merged[name] = min(seconds, merged.get(name, seconds))
+    return merged
+
+
+def ab(args: argparse.Namespace) -> int:
+    """Build base and working tree, run the suite on both in alternation, report (see module docstring)."""
+    workdir = Path(tempfile.mkdtemp(prefix="patience-ab-"))
+    try:
+        commit = export_base(args.base, workdir / "base")
+        export_working_tree(workdir / "work")
+        print(f"base {args.base} = {commit}; working tree snapshot in {workdir / 'work'}", flush=True)
+        pythons = {side: build_venv(workdir / side, workdir / f"venv-{side}") for side in ("base", "work")}
+        extra = ["-k", args.k] if args.k else []
+        runs: Dict[str, List[Dict[str, float]]] = {"base": [], "work": []}
+        work_failed = False
+        for i in range(args.rounds):
+            # Alternate which side goes first so a drift in machine load favours neither.
+            for side in ("base", "work") if i % 2 == 0 else ("work", "base"):
+                print(f"\n== round {i + 1}/{args.rounds}: {side}", flush=True)
+                json_path = workdir / f"{side}-{i}.json"
+                code = run_suite(pythons[side], workdir / "work", json_path, extra)
+                if code != 0:
+                    print(f"the suite failed on the {side} build (pytest exit {code})", file=sys.stderr)
+                    work_failed |= side == "work"
+                runs[side].append(minima(json_path))
+        result = report(merge_minima(runs["base"]), merge_minima(runs["work"]), args.threshold, args.allow_new)
+        if work_failed:
+            print("FAIL: the suite failed on the working tree (see above)", file=sys.stderr)
+            return EXIT_SLOWER
+        return result
+    finally:
+        if args.keep:
+            print(f"kept {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def storage_dir() -> Path:
+    """Where pytest-benchmark saves runs of this interpreter's machine id (runs use cwd = repository)."""
+    from pytest_benchmark.utils import get_machine_id
+
+    return REPO / ".benchmarks" / get_machine_id()
+
+
+def save(args: argparse.Namespace) -> int:
+    """Run the suite in this interpreter's environment and save it under ``args.save``."""
+    extra = ["-k", args.k] if args.k else []
+    code = _run([sys.executable, "-m", "pytest", "bench", "-q", f"--benchmark-save={args.save}", *extra], REPO)
+    if code == 0:
+        print(f"saved in {storage_dir()}")
+    return EXIT_SLOWER if code != 0 else EXIT_OK
+
+
+def compare_saved(args: argparse.Namespace) -> int:
+    """Run the suite and compare it with a saved run of this machine (see module docstring)."""
+    storage = storage_dir()
+    pattern = f"*{args.compare_saved}*.json" if args.compare_saved else "*.json"
+    saved = sorted(storage.glob(pattern)) if storage.is_dir() else []
+    if not saved:
+        wanted = f"matching {args.compare_saved!r} " if args.compare_saved else ""
+        print(f"no saved benchmark run {wanted}in {storage}: save one first with "
+              f"'{sys.executable} bench/compare.py --save NAME' on the base revision", file=sys.stderr)
+        return EXIT_NO_BASELINE
+    baseline = saved[-1]
+    print(f"comparing with {baseline}", flush=True)
+    extra = ["-k", args.k] if args.k else []
+    with tempfile.TemporaryDirectory(prefix="patience-bench-") as tmp:
+        json_path = Path(tmp) / "now.json"
+        cmd = [sys.executable, "-m", "pytest", "bench", "-q", "-p", "no:cacheprovider",
+               f"--benchmark-compare={baseline.stem.split('_')[0]}",
+               f"--benchmark-compare-fail=min:{args.threshold:g}%", f"--benchmark-json={json_path}", *extra]
+        code = _run(cmd, REPO)
+        result = report(minima(baseline), minima(json_path), args.threshold, args.allow_new)
+    if code != 0 and result == EXIT_OK:
+        # pytest-benchmark's own check or an assertion failed where our ratios did not.
+        print(f"FAIL: pytest exited {code} (see above)", file=sys.stderr)
+        return EXIT_SLOWER
+    return result
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``bench/compare.py``."""
+    parser = argparse.ArgumentParser(
+        description="Fail when a benchmark of bench/ got slower than a base revision (or a saved run).",
+        epilog="Exit codes: 0 no regression, 1 slower or the suite failed, 2 no baseline to compare against.",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--save", metavar="NAME", help="run the suite in this environment and save it as NAME")
+    mode.add_argument("--compare-saved", metavar="ID", nargs="?", const="",
+                      help="run the suite and compare with saved run ID (default: the latest)")
+    parser.add_argument("--base", default="main", metavar="REV",
+                        help="A/B: base revision to build (default: main, its last commit)")
+    parser.add_argument("--rounds", type=int, default=3, metavar="N",
+                        help="A/B: alternating rounds per side (default 3)")
+    parser.add_argument("--threshold", type=float, default=10.0, metavar="PCT",
+                        help="fail when a minimum time is more than PCT%% worse (default 10)")
+    parser.add_argument("-k", metavar="EXPR", help="only benchmarks matching EXPR (pytest -k)")
+    parser.add_argument("--allow-new", action="store_true",
+                        help="benchmarks without a baseline do not fail the comparison")
+    parser.add_argument("--keep", action="store_true", help="A/B: keep the builds' temporary directory")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the comparison with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be >= 1")
+    if args.threshold < 0:
+        parser.error("--threshold must be >= 0")
+    try:
+        if args.save is not None:
+            return save(args)
+        if args.compare_saved is not None:
+            return compare_saved(args)
+        return ab(args)
+    except CompareError as error:
+        print(f"compare.py: {error}", file=sys.stderr)
+        return EXIT_NO_BASELINE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""Print the README's performance table (Markdown): nodes per second per game and path.
+
+Run ``python bench/table.py`` with an optimised build installed (about a
+minute). It times the workloads of ``bench/test_bench.py``, asserting each
+count, and prints millions of nodes (perft leaves) per second for: C++ perft
+with bulk counting, the C++ make/unmake walk, the reference's perft, a loop
+written in Python over the C++ API, the same loop over the reference, and
+the solver (positions expanded per second) under a node limit.
+The two ratios are measured in the same run on the same positions and
+depths: C++ bulk perft against the reference's perft, and the Python loop
+over C++ against the same loop over the reference. Each figure is the best
+of several rounds, so other load on the machine inflates it less. The
+machine (CPU model, logical cores, Python version) is printed under the table.
+
+Exit code 2 on a debug build, whose timings would mislead.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import time
+from typing import Callable, Dict, List
+
+import patience_engine
+from patience_engine import reference
+from test_bench import (
+    CPP_MAKE_UNMAKE,
+    CPP_PERFT_BULK,
+    PYTHON_LOOP,
+    REFERENCE_PERFT,
+    SOLVER,
+    Workload,
+    python_walk,
+    solve_all,
+)
+
+GAME_TITLES = {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move", "geoffrey": "Geoffrey"}
+# Rounds per measurement; each figure is the fastest round.
+ROUNDS = {"cpp": 5, "reference": 3, "loop_cpp": 10, "loop_reference": 3, "solver": 3}
+# The C++ engine walks the reference's positions in a millisecond or less, so
+# more rounds are needed for a steady minimum.
+CPP_ON_REFERENCE_ROUNDS = 50
+
+
+def best_seconds(fn: Callable[[], int], expected: int, rounds: int) -> float:
+    """Fastest of ``rounds`` calls of ``fn`` in seconds, after one warm-up; each call must return ``expected``."""
+    best = float("inf")
+    for i in range(rounds + 1):
+        start = time.perf_counter()
+        nodes = fn()
+        if i:  # round 0 warms caches up
+            best = min(best, time.perf_counter() - start)
+        if nodes != expected:
+            raise AssertionError(f"counted {nodes} nodes, expected {expected}")
+    return best
+
+
+def rate(workloads: List[Workload], game: str, timer: Callable[[Workload], float]) -> float:
+    """Nodes per second of one game's workloads: their leaves over the sum of their best times."""
+    mine = [w for w in workloads if w[0] == game]
+    return sum(w[3] for w in mine) / sum(timer(w) for w in mine)
+
+
+def cpp_perft(bulk: bool, rounds: int) -> Callable[[Workload], float]:
+    """A timer of C++ perft on a workload (with or without bulk counting)."""
+
+    def timer(w: Workload) -> float:
+        state = patience_engine.GAMES[w[0]].deal(w[1])
+        return best_seconds(lambda: patience_engine.perft(state, w[2], bulk=bulk), w[3], rounds)
+
+    return timer
+
+
+def reference_perft(w: Workload) -> float:
+    """Best seconds of the reference's perft on a workload."""
+    state = reference.GAMES[w[0]].deal(w[1])
+    return best_seconds(lambda: reference.perft(state, w[2]), w[3], ROUNDS["reference"])
+
+
+def loop(games: Dict[str, type], rounds: int) -> Callable[[Workload], float]:
+    """A timer of the Python-written perft loop over one implementation's classes."""
+
+    def timer(w: Workload) -> float:
+        state = games[w[0]].deal(w[1])
+        return best_seconds(lambda: python_walk(state, w[2]), w[3], rounds)
+
+    return timer
+
+
+def solver_rate(game: str) -> float:
+    """Positions the solver expands per second on the game's ``SOLVER`` deals (best round)."""
+    (_, deals, node_limit, expected), = [w for w in SOLVER if w[0] == game]
+    best = float("inf")
+    for i in range(ROUNDS["solver"] + 1):
+        start = time.perf_counter()
+        results = solve_all(game, deals, node_limit)
+        if i:  # round 0 warms caches up
+            best = min(best, time.perf_counter() - start)
+        if results != expected:
+            raise AssertionError(f"solver results {results}, expected {expected}")
+    return sum(nodes for _, nodes in expected) / best
+
+
+def millions(nodes_per_second: float) -> str:
+    return f"{nodes_per_second / 1e6:,.3g}" if nodes_per_second < 1e7 else f"{nodes_per_second / 1e6:,.0f}"
+
+
+def cpu_model() -> str:
+    """The CPU model name from /proc/cpuinfo, else what ``platform`` knows."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def table() -> str:
+    """Measure every game and path; returns the Markdown table with the machine below it."""
+    header = [
+        "game",
+        "C++ bulk perft",
+        "C++ make/unmake",
+        "reference perft",
+        "C++ / reference",
+        "Python loop over C++",
+        "Python loop over reference",
+        "loop C++ / loop reference",
+        "solver",
+    ]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for game, title in GAME_TITLES.items():
+        print(f"measuring {title} ...", file=sys.stderr, flush=True)
+        bulk = rate(CPP_PERFT_BULK, game, cpp_perft(True, ROUNDS["cpp"]))
+        make_unmake = rate(CPP_MAKE_UNMAKE, game, cpp_perft(False, ROUNDS["cpp"]))
+        ref = rate(REFERENCE_PERFT, game, reference_perft)
+        cpp_same = rate(REFERENCE_PERFT, game, cpp_perft(True, CPP_ON_REFERENCE_ROUNDS))
+        loop_cpp = rate(PYTHON_LOOP, game, loop(patience_engine.GAMES, ROUNDS["loop_cpp"]))
+        loop_ref = rate(PYTHON_LOOP, game, loop(reference.GAMES, ROUNDS["loop_reference"]))
+        cells = [title, millions(bulk), millions(make_unmake), millions(ref), f"{cpp_same / ref:,.0f}x",
+                 millions(loop_cpp), millions(loop_ref), f"{loop_cpp / loop_ref:,.1f}x", millions(solver_rate(game))]
+        lines.append("| " + " | ".join(cells) + " |")
+
+    def positions(workloads: List[Workload]) -> str:
+        return ", ".join(f"{g} deal {deal} depth {depth}" for g, deal, depth, _ in workloads)
+
+    lines += [
+        "",
+        "Millions of nodes (perft leaves) per second, best of several rounds. Positions: "
+        f"C++ bulk perft {positions(CPP_PERFT_BULK)}; make/unmake {positions(CPP_MAKE_UNMAKE)}; "
+        f"reference perft and C++ / reference {positions(REFERENCE_PERFT)}; Python loops {positions(PYTHON_LOOP)}; "
+        "solver (positions expanded per second) "
+        + "; ".join(f"{g} deals {', '.join(map(str, deals))} node limit {limit:,}" for g, deals, limit, _ in SOLVER)
+        + ".",
+        "",
+        f"Machine: {cpu_model()}, {os.cpu_count()} logical cores, {platform.python_implementation()} "
+        f"{platform.python_version()}, {platform.system()} {platform.machine()}; "
+        f"patience-engine {patience_engine.__version__} ({patience_engine.BUILD_TYPE} build).",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    """Print the table; returns the exit code (2 on a debug build)."""
+    if not patience_engine.OPTIMIZED:
+        print(f"table.py needs an optimised build, this one is {patience_engine.BUILD_TYPE}", file=sys.stderr)
+        return 2
+    print(table())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

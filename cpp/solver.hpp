@@ -1,0 +1,445 @@
+// Solver: depth-first branch and bound with make/unmake and a bounded transposition table keyed
+// by canonical_hash(), over per-game knowledge in SolverRules<G> (at the end of this file).
+//
+// Every game is solved as "maximise a value": Royal Marriage and Geoffrey score 1 for a won
+// position and 0 for any other dead end; Germaine 2-Move scores its rules.md score. A search
+// returns an upper bound on the best value reachable from a position, exact when it beats the
+// best found so far; the table stores those upper bounds. "Lost" is therefore "the best value
+// reachable is below a win", proven by a search that ran to the end.
+//
+// All three games are acyclic once Geoffrey's bottom-King column swaps are left out (they do not
+// change the canonical position; see SolverRules<Geoffrey>): Royal Marriage and Germaine lose a
+// card or a unit of slide allowance on every move, and a Geoffrey card that leaves the card under
+// it never lies on that card again. So no position is its own descendant, and a position is stored
+// only once its search is over: nothing on the current path is ever in the table, hence it can
+// neither be evicted while in use nor be taken for a failure.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "geoffrey.hpp"
+#include "germaine.hpp"
+#include "royal_marriage.hpp"
+#include "search.hpp"
+
+namespace pe {
+
+template <class G>
+struct SolverRules;
+
+// Outcome of a solve: a winning line found, no line wins (proven), or a limit stopped it first.
+enum class SolveStatus { kWon, kLost, kUnknown };
+
+// The limits and switches of one solve.
+struct SolveOptions {
+  std::uint64_t node_limit = 0;                  // positions expanded at most; 0: no limit
+  double time_limit = 0;                         // seconds, checked at the interrupt polls; 0: none
+  std::size_t table_bytes = std::size_t{64} << 20;  // transposition table size; 0: no table
+  bool pruning = true;                           // the games' pruning rules (SolverRules)
+};
+
+// What a solve found: the status, the line (winning, or to Germaine's best score), the score at
+// the end of that line, the positions expanded, and whether the result is proven best.
+template <class G>
+struct SolveResult {
+  SolveStatus status;
+  std::vector<typename G::Move> line;
+  int score;
+  std::uint64_t nodes;
+  bool proven;
+};
+
+// Transposition table: clusters of four entries, an entry the full 64-bit canonical key and an
+// upper bound on the position's value. The full key is compared, so only two positions with the
+// same 64-bit key (a Zobrist collision, odds about 2^-64 per probe) could share a bound: that is
+// the only way a stored bound could be wrong, and so the only risk to a "lost" verdict.
+class TransTable {
+ public:
+  // A table of table_bytes rounded down to whole 64-byte clusters (less than one: no table).
+  explicit TransTable(std::size_t table_bytes) : clusters_(table_bytes / sizeof(Cluster)) {}
+
+  // The upper bound stored for key, or -1 when the table does not hold key.
+  int probe(std::uint64_t key) const {
+    if (clusters_.empty()) return -1;
+    for (const Entry& e : clusters_[index(key)].entries)
+      if (e.effort && e.key == key) return e.bound;
+    return -1;
+  }
+
+  // Stores bound for key, tightening an entry for key; otherwise it takes an empty slot or evicts
+  // the entry whose search cost the fewest nodes (first such slot): deterministic, and it keeps
+  // the results that are dearest to recompute.
+  void store(std::uint64_t key, int bound, std::uint64_t effort) {
+    if (clusters_.empty()) return;
+    Entry* entries = clusters_[index(key)].entries;
+    Entry* victim = entries;
+    for (int i = 0; i < kWays; ++i) {
+      Entry& e = entries[i];
+      if (e.effort && e.key == key) {
+        e.bound = static_cast<std::uint8_t>(std::min<int>(e.bound, bound));
+        e.effort = std::max(e.effort, saturate(effort));
+        return;
+      }
+      if (e.effort < victim->effort) victim = &e;
+    }
+    *victim = Entry{key, saturate(effort), static_cast<std::uint8_t>(bound)};
+  }
+
+  static constexpr int kWays = 4;
+  // effort 0 marks an empty slot; a stored search expanded at least one node.
+  struct Entry {
+    std::uint64_t key;
+    std::uint32_t effort;
+    std::uint8_t bound;
+  };
+  struct alignas(64) Cluster {
+    Entry entries[kWays];
+  };
+
+  // Node counts past 2^32 - 1 all rank alike for replacement.
+  static std::uint32_t saturate(std::uint64_t n) {
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(n, std::numeric_limits<std::uint32_t>::max()));
+  }
+  // Starts loading key's cluster into the cache, so that several probes' misses overlap.
+  void prefetch(std::uint64_t key) const {
+    if (!clusters_.empty()) __builtin_prefetch(&clusters_[index(key)]);
+  }
+
+ private:
+  // Cluster of a key: the high bits of key * clusters, uniform for any cluster count.
+  std::size_t index(std::uint64_t key) const {
+    return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * clusters_.size()) >> 64);
+  }
+
+  std::vector<Cluster> clusters_;
+};
+
+// One solve of one position; run() once.
+template <class G>
+class Solver {
+ public:
+  using Move = typename G::Move;
+  using Rules = SolverRules<G>;
+
+  // Searches root under opt; interrupt is the caller's (Ctrl-C) poll, also used for time_limit.
+  Solver(const G& root, const SolveOptions& opt, Interrupt& interrupt)
+      : root_(root),
+        g_(root),
+        rules_(root),
+        table_(opt.table_bytes),
+        outer_(interrupt),
+        node_limit_(opt.node_limit ? opt.node_limit : std::numeric_limits<std::uint64_t>::max()),
+        pruning_(opt.pruning) {
+    clock_.poll = &Solver::poll;
+    clock_.ctx = this;
+    timed_ = opt.time_limit > 0;
+    if (timed_)
+      deadline_ = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(opt.time_limit));
+    best_line_.reserve(Rules::kMaxPly);
+  }
+
+  // Runs the search; throws Interrupted when the caller's poll asks to stop.
+  SolveResult<G> run() {
+    target_ = Rules::bound(rules_, g_, pruning_);
+    try {
+      search(0);
+    } catch (const Interrupted&) {
+      if (!timed_out_) throw;
+      stopped_ = true;
+    }
+    SolveResult<G> r;
+    // A dead end is no answer in the win-or-lose games; Germaine keeps its best line.
+    if (best_ >= Rules::kWinValue || Rules::kScored) r.line = best_line_;
+    G end = root_;
+    for (const Move& m : r.line) end.make(m);
+    r.score = end.score();
+    r.proven = !stopped_ || best_ >= target_;
+    r.status = end.is_won() ? SolveStatus::kWon : r.proven ? SolveStatus::kLost : SolveStatus::kUnknown;
+    r.nodes = nodes_;
+    return r;
+  }
+
+ private:
+  // Interrupt::poll: true once the deadline has passed or when the caller's poll says stop.
+  static bool poll(void* ctx) {
+    Solver& s = *static_cast<Solver*>(ctx);
+    if (s.timed_ && std::chrono::steady_clock::now() >= s.deadline_) {
+      s.timed_out_ = true;
+      return true;
+    }
+    return s.outer_.poll && s.outer_.poll(s.outer_.ctx);
+  }
+
+  // A value reached at the end of the path of length ply; kept with its line when it is the best.
+  int reach(int ply, int value) {
+    if (value > best_) {
+      best_ = value;
+      best_line_.assign(path_, path_ + ply);
+    }
+    return value;
+  }
+
+  // Upper bound on the best value reachable from g_, exact when above the best found on entry;
+  // ply is the length of the path to g_. Returns early (no store) once stopped_ or the target.
+  int search(int ply) {
+    if (Rules::goal(g_)) return reach(ply, Rules::value(g_));
+    const int bound = Rules::bound(rules_, g_, pruning_);
+    if (bound <= best_) return bound;
+    const std::uint64_t key = g_.canonical_hash();
+    const int stored = table_.probe(key);
+    if (stored >= 0 && stored <= best_) return stored;
+    if (nodes_ == node_limit_) {
+      stopped_ = true;
+      return bound;
+    }
+    ++nodes_;
+    clock_.tick();
+    Move moves[G::kMaxMoves];
+    const int n = rules_.order(g_, moves, pruning_);
+    if (n == 0) return reach(ply, Rules::value(g_));
+    // Most children are answered by the table: fetch their entries together, not one miss each.
+    for (int i = 0; i < n; ++i) {
+      const auto undo = g_.make(moves[i]);
+      table_.prefetch(g_.canonical_hash());
+      g_.unmake(moves[i], undo);
+    }
+    const std::uint64_t start = nodes_;
+    int upper = 0;
+    for (int i = 0; i < n; ++i) {
+      assert(ply < Rules::kMaxPly);
+      const auto undo = rules_.make(g_, moves[i]);
+      path_[ply] = moves[i];
+      upper = std::max(upper, search(ply + 1));
+      rules_.unmake(g_, moves[i], undo);
+      if (stopped_ || best_ >= target_) return bound;
+    }
+    upper = std::min(upper, bound);
+    table_.store(key, upper, nodes_ - start + 1);
+    return upper;
+  }
+
+  const G root_;
+  G g_;
+  Rules rules_;
+  TransTable table_;
+  Interrupt& outer_;
+  Interrupt clock_;
+  std::chrono::steady_clock::time_point deadline_{};
+  bool timed_ = false;
+  bool timed_out_ = false;
+  const std::uint64_t node_limit_;
+  const bool pruning_;
+  bool stopped_ = false;
+  std::uint64_t nodes_ = 0;
+  int target_ = 0;
+  int best_ = -1;
+  Move path_[SolverRules<G>::kMaxPly];
+  std::vector<Move> best_line_;
+};
+
+// Solves g (rules.md objective of its game) under opt; throws Interrupted when interrupt says stop.
+template <class G>
+SolveResult<G> solve(const G& g, const SolveOptions& opt, Interrupt& interrupt) {
+  return Solver<G>(g, opt, interrupt).run();
+}
+
+// Sorts moves[0..n) by priority, highest first, ties kept in generation order (deterministic).
+template <class Move>
+void sort_moves(Move* moves, int* priority, int n) {
+  for (int i = 1; i < n; ++i) {
+    const Move m = moves[i];
+    const int p = priority[i];
+    int j = i;
+    for (; j > 0 && priority[j - 1] < p; --j) {
+      moves[j] = moves[j - 1];
+      priority[j] = priority[j - 1];
+    }
+    moves[j] = m;
+    priority[j] = p;
+  }
+}
+
+// Per-game knowledge. Each SolverRules<G> provides: kWinValue (values >= it are wins), kScored
+// (the value is a score worth a line even without a win), kMaxPly (longest possible line),
+// goal(g) (stop here: nothing better below), value(g) (value where the search stops),
+// bound(rules, g, pruning) (upper bound on any value reachable from g), order(g, out, pruning)
+// (the moves to search, best first), make/unmake (the game's, plus any state the rules track).
+
+// Royal Marriage: the row is the whole state; no pruning rule (pruning changes nothing).
+template <>
+struct SolverRules<RoyalMarriage> {
+  using G = RoyalMarriage;
+  static constexpr int kWinValue = 1;
+  static constexpr bool kScored = false;
+  static constexpr int kMaxPly = 50;  // each move removes a card; 50 can go
+
+  explicit SolverRules(const G&) {}
+  // Won: only QH and KH left.
+  static bool goal(const G& g) { return g.is_won(); }
+  // 1 for a win, 0 for a dead end.
+  static int value(const G& g) { return g.is_won(); }
+  // A win is the most there is.
+  static int bound(const SolverRules&, const G&, bool) { return 1; }
+  // Remove-twos first: they shorten the row fastest; generation order (left to right) otherwise.
+  int order(const G& g, G::Move* out, bool) const {
+    const int n = g.generate(out);
+    int priority[G::kMaxMoves];
+    for (int i = 0; i < n; ++i) priority[i] = out[i].second != kNoCard;
+    sort_moves(out, priority, n);
+    return n;
+  }
+  static G::Undo make(G& g, const G::Move& m) { return g.make(m); }
+  static void unmake(G& g, const G::Move& m, const G::Undo& u) { g.unmake(m, u); }
+};
+
+// Geoffrey: win or lose; forced foundation moves; canonical duplicates of a move skipped.
+template <>
+struct SolverRules<Geoffrey> {
+  using G = Geoffrey;
+  static constexpr int kWinValue = 1;
+  static constexpr bool kScored = false;
+  // A card moves as a group's head at most three times: onto its successor (it never leaves it
+  // again but to go home), as a King from on top of a card into an empty column (bottom-King
+  // swaps are never searched), and home: 3 * 52.
+  static constexpr int kMaxPly = 3 * kDeck;
+
+  explicit SolverRules(const G&) {}
+  // Won: all 52 cards home.
+  static bool goal(const G& g) { return g.is_won(); }
+  // 1 for a win, 0 for a dead end.
+  static int value(const G& g) { return g.is_won(); }
+  // A win is the most there is.
+  static int bound(const SolverRules&, const G&, bool) { return 1; }
+
+  // The moves to search, best first. Always, not a pruning rule: a move that leaves the canonical
+  // key unchanged (a bottom King changing columns: only the column order moves) or gives the same
+  // key as an earlier move (a King into one or another empty column) reaches a position already
+  // searched or on the path, so it is left out; a real move changes the key by the XOR of two to
+  // four distinct table entries, which is never zero but for a 64-bit collision.
+  // Pruning rule (pruning=true): when a top card can go home, that move alone is searched.
+  // Why it is safe: let P' be P after top card c (rank r) goes home, so its foundation stood at
+  // r-1. Take any line L from P and play it from P' without the moves that c heads. Invariant:
+  // P' is P with c taken out of the tableau (and home), with no more face-down cards than P.
+  // Nothing is ever put on c (only its suit's r-1 could be, and that is home for good), so c
+  // stays a top card in P and no move of L lands on it; a move of L headed by another card h
+  // then finds h face up and the same destination top card (or an empty column) in P', moves
+  // the same group less c, and keeps the invariant; c's suit takes no card until c goes home in
+  // L. At the end of a winning L every card is home in P' too. So P wins whenever P' does.
+  int order(G& g, G::Move* out, bool pruning) const {
+    G::Move moves[G::kMaxMoves];
+    const int n = g.generate(moves);
+    if (pruning)
+      for (int i = 0; i < n; ++i)
+        if (moves[i].dst == G::kFoundation) {
+          out[0] = moves[i];
+          return 1;
+        }
+    const std::uint64_t parent = g.canonical_hash();
+    std::uint64_t keys[G::kMaxMoves];
+    int priority[G::kMaxMoves];
+    int kept = 0;
+    for (int i = 0; i < n; ++i) {
+      const G::Undo u = g.make(moves[i]);
+      const std::uint64_t key = g.canonical_hash();
+      // Home moves first, then moves that turn a card up, then by the child's mobility.
+      const int p = (moves[i].dst == G::kFoundation) * 256 + u.turned * 128 + g.count_moves();
+      g.unmake(moves[i], u);
+      if (key == parent || std::find(keys, keys + kept, key) != keys + kept) continue;
+      keys[kept] = key;
+      priority[kept] = p;
+      out[kept++] = moves[i];
+    }
+    sort_moves(out, priority, kept);
+    return kept;
+  }
+  static G::Undo make(G& g, const G::Move& m) { return g.make(m); }
+  static void unmake(G& g, const G::Move& m, const G::Undo& u) { g.unmake(m, u); }
+};
+
+// Germaine 2-Move: maximise the rules.md score. Tracks which ranks are still on the grid.
+template <>
+struct SolverRules<Germaine> {
+  using G = Germaine;
+  // 52 minus one card left: a one-card finish scores 51 + its rank, two cards left at most 50.
+  static constexpr int kWinValue = 52;
+  static constexpr bool kScored = true;
+  // Each combine removes one of 51 cards; at most two slides before each and at the start.
+  static constexpr int kMaxPly = 2 + 3 * (kDeck - 1);
+  static constexpr unsigned kAllRanks = (1u << 13) - 1;
+  // Highest score: a King left alone.
+  static constexpr int kPerfect = kDeck - 1 + 13;
+
+  // Counts the cards of each rank on g's grid.
+  explicit SolverRules(const G& g) {
+    for (int i = 0; i < G::kCells; ++i)
+      if (g.cell(i) != kNoCard) add(g.cell(i));
+  }
+  // One card left (or none, on a hand-made empty grid): the score cannot change any more.
+  static bool goal(const G& g) { return g.cards_left() <= 1; }
+  // The rules.md score.
+  static int value(const G& g) { return g.score(); }
+
+  // Upper bound on the final score (pruning=false: the perfect score). Pruning rule: a card of
+  // rank r leaves the grid only when a card of rank r +- 1 (K-A neighbours) is put on it, and no
+  // card ever comes back. Split the ranks on the grid into runs of neighbouring ranks on the
+  // 13-cycle: a card of a run can only be covered by a card of the same run, and the last card
+  // of a run stays, so at least one card per run is left at the end. With k >= 2 runs the score
+  // is at most 52 - k; with one run, at most 51 + the highest rank on the grid (the last card is
+  // one of the cards now showing; two or more left scores at most 50).
+  static int bound(const SolverRules& r, const G& g, bool pruning) {
+    if (goal(g)) return value(g);
+    if (!pruning) return kPerfect;
+    const unsigned ranks = r.present_;
+    const unsigned below_set = ((ranks << 1) | (ranks >> 12)) & kAllRanks;
+    const int runs = ranks == kAllRanks ? 1 : __builtin_popcount(ranks & ~below_set);
+    if (runs >= 2) return kDeck - runs;
+    return kDeck - 1 + (32 - __builtin_clz(ranks));
+  }
+
+  // Combines before slides, a high card moved and a low card covered first (they keep high
+  // cards for the last one). Independent slides played in either order reach the same position,
+  // which the table answers the second time.
+  int order(const G& g, G::Move* out, bool) const {
+    const int n = g.generate(out);
+    int priority[G::kMaxMoves];
+    for (int i = 0; i < n; ++i)
+      priority[i] = out[i].kind == G::Kind::kCombine
+                        ? 32 + 2 * rank_of(g.cell(out[i].src)) - rank_of(g.cell(out[i].dst))
+                        : 0;
+    sort_moves(out, priority, n);
+    return n;
+  }
+
+  // Plays m, noting the card a combine covers.
+  G::Undo make(G& g, const G::Move& m) {
+    if (m.kind == G::Kind::kCombine) remove(g.cell(m.dst));
+    return g.make(m);
+  }
+  // Takes m back, noting the uncovered card.
+  void unmake(G& g, const G::Move& m, const G::Undo& u) {
+    g.unmake(m, u);
+    if (m.kind == G::Kind::kCombine) add(g.cell(m.dst));
+  }
+
+ private:
+  void add(Card c) {
+    const int k = rank_of(c) - 1;
+    if (count_[k]++ == 0) present_ |= 1u << k;
+  }
+  void remove(Card c) {
+    const int k = rank_of(c) - 1;
+    if (--count_[k] == 0) present_ &= ~(1u << k);
+  }
+
+  int count_[13] = {};
+  unsigned present_ = 0;  // bit r-1: a card of rank r is on the grid
+};
+
+}  // namespace pe

@@ -1,0 +1,252 @@
+"""Pictures of positions: SVG drawings and coloured terminal text (stdlib only).
+
+Everything here works from a position's ``to_text()`` (rules.md "Text
+formats"), so it serves the C++ engine and the reference alike;
+``install`` gives a game class the method ``to_svg()``.
+
+The SVG has one ``<g class="card" data-card="QH">`` element per card that can
+be seen: face-up cards, face-down cards (drawn as backs, class
+``face-down``) and the top card of each foundation (class ``foundation``).
+Empty Germaine cells, empty Geoffrey columns and empty foundations are
+dashed outlines (class ``empty``). A move given as ``highlight`` marks the
+cards it moves (class ``moving``) and where they go (class ``target``).
+
+>>> svg = to_svg("royal-marriage", "QH 3C 9D 2S 3S KH", highlight="9D+2S")
+>>> svg.count('class="card'), svg.count('class="card moving"')
+(6, 2)
+>>> terminal_text("QH 3C", colour=False)
+'Q♥ 3♣'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, List, Optional, Sequence, Set, Tuple
+from xml.sax.saxutils import escape, quoteattr
+
+CARD_W, CARD_H = 56, 78
+GAP = 8
+MARGIN = 16
+FAN = 24  # vertical offset between overlapping cards in a Geoffrey column
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RED_SUITS = "DH"
+RED, BLACK = "#c0182a", "#111111"
+_CARD_TOKEN = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
+
+GAME_OF_CLASS = {"RoyalMarriage": "royal-marriage", "Germaine": "germaine", "Geoffrey": "geoffrey"}
+"""Command-line game name by class name (the same in both implementations)."""
+
+_STYLE = """
+.table { fill: #1f6b3a; }
+.face { fill: #fffdf6; stroke: #555; stroke-width: 1; }
+.back { fill: #27457a; stroke: #fff; stroke-width: 2; }
+.back-inner { fill: none; stroke: #9db4e0; stroke-width: 1; }
+.empty { fill: none; stroke: #d8e8d0; stroke-width: 1.5; stroke-dasharray: 5 4; }
+.label { fill: #e8f3e0; font: 13px sans-serif; }
+.rank { font: bold 15px sans-serif; }
+.pip { font: 30px serif; }
+.moving > rect.face, .moving > rect.back { stroke: #ff8c00; stroke-width: 4; }
+.target > rect.face, .target > rect.back, rect.target { stroke: #19c2ff; stroke-width: 4; stroke-dasharray: none; }
+"""
+
+
+def _card(card: str, x: float, y: float, classes: Sequence[str] = (), face_up: bool = True, data: str = "") -> str:
+    """One card element: a face (rank, suit symbol, suit colour) or a back; ``data`` adds attributes."""
+    cls = " ".join(["card", *classes] + ([] if face_up else ["face-down"]))
+    head = f'<g class="{cls}" data-card="{card}"{data} transform="translate({x},{y})">'
+    if not face_up:
+        return (head + f'<rect class="back" width="{CARD_W}" height="{CARD_H}" rx="6"/>'
+                f'<rect class="back-inner" x="6" y="6" width="{CARD_W - 12}" height="{CARD_H - 12}" rx="3"/>'
+                "<title>face-down card</title></g>")
+    rank, suit = card[0], card[1]
+    colour = RED if suit in RED_SUITS else BLACK
+    symbol = SUIT_SYMBOLS[suit]
+    shown_rank = "10" if rank == "T" else rank
+    return (head + f'<rect class="face" width="{CARD_W}" height="{CARD_H}" rx="6"/>'
+            f'<text class="rank" x="5" y="17" fill="{colour}">{shown_rank}{symbol}</text>'
+            f'<text class="pip" x="{CARD_W / 2}" y="{CARD_H / 2 + 14}" text-anchor="middle" '
+            f'fill="{colour}">{symbol}</text><title>{card}</title></g>')
+
+
+def _empty(x: float, y: float, label: str = "", classes: Sequence[str] = (), data: str = "") -> str:
+    """A dashed outline where a card could be, with an optional label in it."""
+    cls = " ".join(["empty", *classes])
+    out = f'<rect class="{cls}"{data} x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="6"/>'
+    if label:
+        out += (f'<text class="label" x="{x + CARD_W / 2}" y="{y + CARD_H / 2 + 5}" '
+                f'text-anchor="middle">{escape(label)}</text>')
+    return out
+
+
+def _document(width: float, height: float, body: List[str], title: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-label={quoteattr(title)}>'
+            f"<title>{escape(title)}</title><style>{_STYLE}</style>"
+            f'<rect class="table" width="{width}" height="{height}" rx="10"/>'
+            + "".join(body) + "</svg>\n")
+
+
+def _royal_marriage(text: str, highlight: Optional[str]) -> str:
+    cards = text.split()
+    moving = set(highlight.split("+")) if highlight else set()
+    per_line = 13
+    lines = max(1, (len(cards) + per_line - 1) // per_line)
+    body = []
+    for i, card in enumerate(cards):
+        x = MARGIN + (i % per_line) * (CARD_W + GAP)
+        y = MARGIN + (i // per_line) * (CARD_H + GAP)
+        body.append(_card(card, x, y, ["moving"] if card in moving else []))
+    width = 2 * MARGIN + per_line * (CARD_W + GAP) - GAP
+    height = 2 * MARGIN + lines * (CARD_H + GAP) - GAP
+    return _document(width, height, body, f"Royal Marriage: a row of {len(cards)} cards")
+
+
+def _germaine(text: str, highlight: Optional[str]) -> str:
+    lines = [line.split() for line in text.strip().splitlines()]
+    grid = [line for line in lines if line and not line[0].startswith("slides")]
+    slides = 0
+    for line in lines:
+        if line and line[0] == "slides:":
+            slides = int(line[1])
+    source = target = ""
+    if highlight:
+        source, target = highlight[:2], highlight[3:5]
+    body = []
+    for r, row in enumerate(grid):
+        for c, token in enumerate(row):
+            cell = f"{'abcdefghijklm'[c]}{r + 1}"
+            x = MARGIN + c * (CARD_W + GAP)
+            y = MARGIN + r * (CARD_H + GAP)
+            classes = ["moving"] if cell == source else ["target"] if cell == target else []
+            if token == "--":
+                body.append(_empty(x, y, cell, classes, f' data-cell="{cell}"'))
+            else:
+                body.append(_card(token, x, y, classes, data=f' data-cell="{cell}"'))
+    width = 2 * MARGIN + 13 * (CARD_W + GAP) - GAP
+    y = MARGIN + 4 * (CARD_H + GAP) + 14
+    dots = "".join(
+        f'<circle class="slide-token{" used" if i >= slides else ""}" cx="{MARGIN + 150 + i * 22}" cy="{y - 5}" '
+        f'r="7" fill="{"#ffd54a" if i < slides else "none"}" stroke="#ffd54a"/>' for i in range(2))
+    body.append(f'<g class="slides" data-slides="{slides}"><text class="label" x="{MARGIN}" y="{y}">'
+                f"slides allowed: {slides}</text>{dots}</g>")
+    return _document(width, y + MARGIN, body, f"Germaine 2-Move: {sum(t != '--' for row in grid for t in row)} "
+                     f"cards, {slides} slides allowed")
+
+
+def _geoffrey(text: str, highlight: Optional[str]) -> str:
+    lines = [line.split() for line in text.strip().splitlines() if line.strip()]
+    foundations = {"C": "0", "D": "0", "H": "0", "S": "0"}
+    if lines and lines[0][0].lower().startswith("foundations"):
+        for token in lines.pop(0)[1:]:
+            suit, rank = token.split("-")
+            foundations[suit.upper()] = rank.upper()
+    columns: List[List[Tuple[str, bool]]] = []
+    for line in lines:
+        column = [] if line == ["-"] else [(t.strip("()").upper(), not t.startswith("(")) for t in line]
+        columns.append(column)
+    moving: Set[str] = set()
+    target_column: Optional[int] = None
+    target_suit = ""
+    match = re.fullmatch(r"(\d):(\w\w)>(\d|F)", highlight or "")
+    if match:
+        source = columns[int(match.group(1)) - 1]
+        names = [card for card, _ in source]
+        moving = set(names[names.index(match.group(2)):]) if match.group(2) in names else set()
+        if match.group(3) == "F":
+            target_suit = match.group(2)[1]
+        else:
+            target_column = int(match.group(3)) - 1
+    body = []
+    for i, suit in enumerate("CDHS"):
+        x = MARGIN + (4 + i) * (CARD_W + GAP)
+        rank = foundations[suit]
+        target = ["target"] if suit == target_suit else []
+        if rank == "0":
+            body.append(_empty(x, MARGIN, SUIT_SYMBOLS[suit], ["foundation", *target]))
+        else:
+            body.append(_card(rank + suit, x, MARGIN, ["foundation", *target]))
+    top = MARGIN + CARD_H + 2 * GAP
+    deepest = 0
+    for c, column in enumerate(columns):
+        x = MARGIN + c * (CARD_W + GAP)
+        if not column:
+            body.append(_empty(x, top, "", ["target"] if c == target_column else []))
+        for k, (card, face_up) in enumerate(column):
+            classes = []
+            if card in moving:
+                classes.append("moving")
+            if c == target_column and k == len(column) - 1:
+                classes.append("target")
+            body.append(_card(card, x, top + k * FAN, classes, face_up))
+        deepest = max(deepest, len(column))
+    width = 2 * MARGIN + 8 * (CARD_W + GAP) - GAP
+    height = top + max(deepest - 1, 0) * FAN + CARD_H + MARGIN
+    on_foundations = sum(0 if r == "0" else "A23456789TJQK".index(r) + 1 for r in foundations.values())
+    return _document(width, height, body, f"Geoffrey: {on_foundations} cards on the foundations")
+
+
+_DRAWERS = {"royal-marriage": _royal_marriage, "germaine": _germaine, "geoffrey": _geoffrey}
+
+
+def to_svg(game: str, text: str, highlight: Optional[str] = None) -> str:
+    """An SVG picture of a position of ``game`` given in the game's text format.
+
+    ``highlight`` is the text of a move legal in the position, marked on the
+    picture. Raises KeyError for an unknown game name.
+    """
+    return _DRAWERS[game](text, highlight)
+
+
+def game_of(state: Any) -> str:
+    """The command-line game name of a position of either implementation; raises KeyError."""
+    return GAME_OF_CLASS[type(state).__name__]
+
+
+def install(cls: Any) -> None:
+    """Give a game class (either implementation) the method ``to_svg()``."""
+
+    def state_to_svg(self: Any, highlight: Optional[str] = None) -> str:
+        """This position drawn as an SVG document (a str).
+
+        ``highlight``: the text of a move, marked on the picture (the moving
+        cards and where they go).
+        """
+        return to_svg(game_of(self), self.to_text(), highlight)
+
+    cls.to_svg = state_to_svg
+
+
+_ANSI_RED, _ANSI_RESET = "\x1b[31m", "\x1b[0m"
+
+
+def terminal_text(text: str, colour: bool) -> str:
+    """A position's text with suit symbols (``QH`` -> ``Q♥``), red hearts and diamonds when ``colour``."""
+
+    def card(match: "re.Match[str]") -> str:
+        shown = match.group(1) + SUIT_SYMBOLS[match.group(2)]
+        if colour and match.group(2) in RED_SUITS:
+            return _ANSI_RED + shown + _ANSI_RESET
+        return shown
+
+    return _CARD_TOKEN.sub(card, text)
+
+
+def write_picture(svg: str, path: str) -> None:
+    """Write an SVG picture to ``path``: SVG, or PNG when ``path`` ends in ``.png``.
+
+    PNG needs the optional extra ``patience-engine[png]`` (CairoSVG); raises
+    RuntimeError saying so when it is missing, ValueError for another ending.
+    """
+    lower = path.lower()
+    if lower.endswith(".svg"):
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(svg)
+    elif lower.endswith(".png"):
+        try:
+            import cairosvg  # imported here: an optional extra, needed only for PNG
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise RuntimeError("writing PNG needs CairoSVG: pip install 'patience-engine[png]'") from None
+        cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=path, scale=2)
+    else:
+        raise ValueError(f"picture file must end in .svg or .png, got {path!r}")
+

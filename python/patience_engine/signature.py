@@ -1,0 +1,78 @@
+"""The bench signature: fixed node counts of the C++ engine and a SHA-256 digest of them.
+
+Timings are too noisy to show that a change left what the engine computes
+alone; these counts are not. ``signature()`` walks a fixed set of perft
+positions (three numbered deals per game, a shallow and a deep depth each,
+bulk counting) and solves a few deals per game under a node limit (the
+solver is deterministic then), and prints one line per count; the digest is
+the SHA-256 of those lines. ``tests/test_signature.py`` pins both, so a change to move
+generation shows up there as a changed count. ``patience bench --signature``
+prints it; it takes well under a second on an optimised build.
+
+>>> perft_positions()[:2]
+[('royal-marriage', 1, 3), ('royal-marriage', 1, 5)]
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import List, NamedTuple, Tuple
+
+from . import GAMES, perft, solve
+
+PERFT_DEALS = (1, 2, 3)
+"""The numbered deals walked for every game."""
+PERFT_DEPTHS = {"royal-marriage": (3, 5), "germaine": (3, 5), "geoffrey": (5, 10)}
+"""Per game: a depth the pure-Python reference walks quickly, and a deeper one for the C++ engine."""
+SOLVE_DEALS = {"royal-marriage": (1, 3), "germaine": (1,), "geoffrey": (1, 2, 16)}
+"""The numbered deals solved per game."""
+SOLVE_NODE_LIMIT = 100_000
+"""Node limit of every solve."""
+SOLVE_TABLE_BYTES = 1 << 20
+"""Transposition-table bytes of every solve (node counts depend on it)."""
+
+
+class Signature(NamedTuple):
+    """The signature's lines (``str`` each, no newline) and their SHA-256 (lower-case hex)."""
+
+    lines: List[str]
+    digest: str
+
+
+def perft_positions() -> List[Tuple[str, int, int]]:
+    """The (game, deal, depth) triples of the signature, in the order their lines appear."""
+    return [(game, deal, depth) for game, depths in PERFT_DEPTHS.items() for deal in PERFT_DEALS for depth in depths]
+
+
+def perft_lines() -> List[str]:
+    """One line ``perft GAME deal N depth D: COUNT`` per position, counted by the C++ engine."""
+    return [
+        f"perft {game} deal {deal} depth {depth}: {perft(GAMES[game].deal(deal), depth)}"
+        for game, deal, depth in perft_positions()
+    ]
+
+
+def solve_lines() -> List[str]:
+    """One line ``solve GAME deal N: STATUS score S nodes K moves M`` per solved deal."""
+    lines = []
+    for game, deals in SOLVE_DEALS.items():
+        for deal in deals:
+            sol = solve(GAMES[game].deal(deal), node_limit=SOLVE_NODE_LIMIT, table_bytes=SOLVE_TABLE_BYTES)
+            lines.append(f"solve {game} deal {deal}: {sol.status} score {sol.score} nodes {sol.nodes} moves {len(sol.moves)}")
+    return lines
+
+
+def digest(lines: List[str]) -> str:
+    """SHA-256 (lower-case hex) of ``lines`` joined by newlines, UTF-8."""
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+def signature() -> Signature:
+    """Compute the signature: every count line, then their digest."""
+    lines = perft_lines() + solve_lines()
+    return Signature(lines, digest(lines))
+
+
+def format_signature(sig: Signature) -> str:
+    """The text ``patience bench --signature`` prints: the lines, then ``sha256 DIGEST``."""
+    return "\n".join([*sig.lines, f"sha256 {sig.digest}"])

@@ -1,0 +1,108 @@
+"""Solving a position: ``solve(state) -> Solution``, the C++ search of ``_core.solve``.
+
+Royal Marriage and Geoffrey are won or lost; Germaine 2-Move is played for the
+highest rules.md score, and counts as won when the line leaves one card.
+
+>>> from patience_engine import RoyalMarriage, solve
+>>> solution = solve(RoyalMarriage.from_text("QH 3C 9D 2S 3S KH"))
+>>> solution.status, solution.text, solution.score
+('won', '9D+2S 3C+3S', 50)
+>>> solve(RoyalMarriage.from_text("QH 2C 3D 4S KH")).status
+'lost'
+>>> solve(RoyalMarriage.from_text("QH 3H 4H KH")).text
+'3H+4H'
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Literal, Optional, Tuple, Union
+
+from . import _core
+
+DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
+"""Default transposition-table size in bytes (64 MiB)."""
+
+Status = Literal["won", "lost", "unknown"]
+State = Union[_core.RoyalMarriage, _core.Germaine, _core.Geoffrey]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What ``solve`` found.
+
+    - ``status``: ``"won"`` (``moves`` reach a won position), ``"lost"`` (proven:
+      no line wins) or ``"unknown"`` (a limit stopped the search first). For
+      Germaine a one-card finish is a win, even one found before a limit.
+    - ``moves``: the game's move objects: a winning line; for Germaine the line
+      to the best score found (empty when nothing was won in the other games).
+    - ``score``: the game's ``score`` after ``moves``.
+    - ``nodes``: positions expanded (int).
+    - ``seconds``: wall-clock time of the search (float, seconds).
+    - ``proven``: True when the search finished: the status, and for Germaine
+      the score, are the best there is.
+    """
+
+    status: Status
+    moves: Tuple[Any, ...]
+    score: int
+    nodes: int
+    seconds: float
+    proven: bool
+
+    @property
+    def text(self) -> str:
+        """The moves' notations joined by single spaces (``""`` for no move)."""
+        return " ".join(str(move) for move in self.moves)
+
+
+def solve(
+    state: State,
+    *,
+    node_limit: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    table_bytes: int = DEFAULT_TABLE_BYTES,
+    pruning: bool = True,
+) -> Solution:
+    """Searches ``state`` (not changed) for a winning line, or Germaine's best score.
+
+    Depth-first search with a transposition table of ``table_bytes`` bytes
+    (0: none) keyed by ``canonical_hash``. The same position, ``node_limit`` and
+    ``table_bytes`` give the same result on every run; the verdict does not
+    depend on ``table_bytes`` or ``pruning`` (False turns the games' pruning
+    rules off, to check them), only the effort does.
+
+    ``node_limit``: positions expanded at most (int >= 1, or None for no limit).
+    ``time_limit``: seconds (float > 0, or None); checked every 2**18 positions,
+    so the search may run a little past it. Either limit gives status
+    ``"unknown"`` (or a Germaine win not proven best). Runs with the GIL released;
+    Ctrl-C raises ``KeyboardInterrupt`` within about a second.
+
+    Raises ``TypeError`` for a state that is not a C++ game position, and
+    ``ValueError`` for a ``node_limit`` < 1, a ``time_limit`` that is not a
+    positive finite number, or a negative ``table_bytes``; ``MemoryError`` when
+    the table cannot be allocated.
+    """
+    if node_limit is not None:
+        if not isinstance(node_limit, int) or isinstance(node_limit, bool):
+            raise ValueError(f"node_limit must be an int >= 1 or None, got {node_limit!r}")
+        if node_limit < 1:
+            raise ValueError(f"node_limit must be >= 1, got {node_limit}")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+            raise ValueError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
+        if not (time_limit > 0 and math.isfinite(time_limit)):
+            raise ValueError(f"time_limit must be positive and finite, got {time_limit}")
+    if not isinstance(table_bytes, int) or isinstance(table_bytes, bool) or table_bytes < 0:
+        raise ValueError(f"table_bytes must be an int >= 0, got {table_bytes!r}")
+    if not isinstance(state, (_core.RoyalMarriage, _core.Germaine, _core.Geoffrey)):
+        raise TypeError(f"solve: expected a patience_engine game position, got {type(state).__name__}")
+    node_limit = min(node_limit, 2**64 - 1) if node_limit is not None else None
+    start = time.perf_counter()
+    status, moves, score, nodes, proven = _core.solve(
+        state, node_limit, None if time_limit is None else float(time_limit), table_bytes, pruning
+    )
+    seconds = time.perf_counter() - start
+    return Solution(status, tuple(moves), score, nodes, seconds, proven)

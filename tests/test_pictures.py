@@ -1,0 +1,181 @@
+"""Pictures: SVG of positions, `patience show`, terminal colour, the solution page's HTML."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any, List
+
+import pytest
+
+from patience_engine import cli, draw
+from patience_engine.viewer import solution_html
+
+from conftest import game_class
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _played(impl: str, game: str, deal: int, moves: int) -> Any:
+    """Deal ``deal`` after up to ``moves`` random legal moves (seeded), to reach varied positions."""
+    state = game_class(impl, game).deal(deal)
+    rng = random.Random(deal)
+    for _ in range(moves):
+        legal = state.legal_moves()
+        if not legal:
+            break
+        state.play(rng.choice(sorted(legal, key=str)))
+    return state
+
+
+def _visible_cards(game: str, text: str) -> List[str]:
+    """The cards a picture of the position shows, from its text."""
+    lines = text.strip().splitlines()
+    if game == "germaine":
+        return [t for line in lines if not line.startswith("slides") for t in line.split() if t != "--"]
+    if game == "geoffrey":
+        tops = [rank + suit for suit, rank in (t.split("-") for t in lines[0].split()[1:]) if rank != "0"]
+        return tops + [t.strip("()") for line in lines[1:] for t in line.split() if t != "-"]
+    return text.split()
+
+
+def _card_elements(svg: str) -> List[ET.Element]:
+    root = ET.fromstring(svg)
+    return [g for g in root.iter(f"{SVG}g") if "card" in g.get("class", "").split()]
+
+
+@pytest.mark.parametrize("moves", [0, 5, 40])
+def test_svg_has_one_card_element_per_visible_card(impl: str, game: str, moves: int) -> None:
+    for deal in range(1, 6):
+        state = _played(impl, game, deal, moves)
+        cards = _card_elements(state.to_svg())
+        expected = _visible_cards(game, state.to_text())
+        assert sorted(g.get("data-card") for g in cards) == sorted(expected)
+        face_down = [g for g in cards if "face-down" in g.get("class", "")]
+        assert len(face_down) == state.to_text().count("(")
+
+
+def test_both_implementations_draw_the_same(game: str) -> None:
+    assert _played("cpp", game, 3, 10).to_svg() == _played("reference", game, 3, 10).to_svg()
+
+
+def test_card_faces_show_rank_suit_symbol_and_colour() -> None:
+    svg = game_class("cpp", "royal-marriage").from_text("QH TS 3C KH").to_svg()
+    root = ET.fromstring(svg)
+    faces = {g.get("data-card"): g for g in _card_elements(svg)}
+    texts = ["".join(t.itertext()) for t in faces["TS"].iter(f"{SVG}text")]
+    assert "10♠" in texts
+    red = {t.get("fill") for t in faces["QH"].iter(f"{SVG}text")}
+    black = {t.get("fill") for t in faces["3C"].iter(f"{SVG}text")}
+    assert red == {draw.RED} and black == {draw.BLACK}
+    assert root.get("width") and root.get("height")
+
+
+def test_germaine_empty_cells_and_slide_allowance() -> None:
+    grid = game_class("reference", "germaine").deal(1)
+    grid.play("d1xd2")
+    root = ET.fromstring(grid.to_svg())
+    empties = [r for r in root.iter(f"{SVG}rect") if "empty" in r.get("class", "").split()]
+    assert [r.get("data-cell") for r in empties] == ["d1"]
+    slides = [g for g in root.iter(f"{SVG}g") if g.get("class") == "slides"]
+    assert slides[0].get("data-slides") == "2"
+    assert "slides allowed: 2" in "".join(slides[0].itertext())
+
+
+def test_geoffrey_foundations_and_empty_columns() -> None:
+    text = ("Foundations: C-K D-Q H-0 S-K\n- \n- \n- \n- \n- \n- \n- \nKD KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H AH")
+    svg = game_class("cpp", "geoffrey").from_text(text).to_svg()
+    root = ET.fromstring(svg)
+    foundations = [g.get("data-card") for g in _card_elements(svg) if "foundation" in g.get("class", "")]
+    assert foundations == ["KC", "QD", "KS"]
+    empties = [r for r in root.iter(f"{SVG}rect") if "empty" in r.get("class", "").split()]
+    assert len(empties) == 7 + 1  # seven empty columns and the empty hearts foundation
+
+
+@pytest.mark.parametrize("game, text, move, moving", [
+    ("royal-marriage", "QH 3C 9D 2S 3S KH", "9D+2S", ["9D", "2S"]),
+    ("germaine", None, "d1xd2", ["8H"]),
+    ("geoffrey", None, "1:4C>5", ["4C", "5H", "7H", "2D", "KH"]),
+])
+def test_highlight_marks_the_moving_cards_and_target(game: str, text: Any, move: str, moving: List[str]) -> None:
+    cls = game_class("cpp", game)
+    state = cls.from_text(text) if text else cls.deal(2 if game == "geoffrey" else 1)
+    assert state.is_legal(move)
+    cards = _card_elements(state.to_svg(highlight=move))
+    assert sorted(g.get("data-card") for g in cards if "moving" in g.get("class", "")) == sorted(moving)
+    if game != "royal-marriage":
+        assert any("target" in g.get("class", "") for g in cards)
+
+
+def test_terminal_text() -> None:
+    assert draw.terminal_text("(5D) QS\nslides: 2", colour=False) == "(5♦) Q♠\nslides: 2"
+    assert draw.terminal_text("QH", colour=True) == "\x1b[31mQ♥\x1b[0m"
+    assert draw.terminal_text("Foundations: C-0 D-4", colour=True) == "Foundations: C-0 D-4"
+
+
+def test_deal_is_plain_text_when_not_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["deal", "royal-marriage", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b[" not in out and "♥" not in out and out.startswith("QH 8S")
+
+
+def test_deal_uses_symbols_and_colour_in_a_terminal(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert cli.main(["deal", "royal-marriage", "3"]) == 0
+    assert capsys.readouterr().out.startswith("\x1b[31mQ♥\x1b[0m 8♠")
+
+
+def test_show_writes_svg(tmp_path: Path) -> None:
+    out = tmp_path / "g.svg"
+    assert cli.main(["show", "geoffrey", "--pysol", "1", "--out", str(out)]) == 0
+    assert len(_card_elements(out.read_text(encoding="utf-8"))) == 52
+
+
+def test_show_writes_png(tmp_path: Path) -> None:
+    pytest.importorskip("cairosvg", reason="PNG needs the optional extra patience-engine[png]")
+    out = tmp_path / "g.png"
+    assert cli.main(["show", "germaine", "1", "--out", str(out)]) == 0
+    assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_show_png_without_cairosvg_says_what_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)
+    assert cli.main(["show", "germaine", "1", "--out", str(tmp_path / "g.png")]) == 2
+    assert "patience-engine[png]" in capsys.readouterr().err
+
+
+def test_show_refuses_other_endings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["show", "germaine", "1", "--out", str(tmp_path / "g.jpg")]) == 2
+    assert ".svg or .png" in capsys.readouterr().err
+
+
+def test_solution_page_is_self_contained(impl: str, game: str) -> None:
+    state = game_class(impl, game).deal(4)
+    moves = [str(m) for m in _played(impl, game, 4, 12).move_stack]
+    page = solution_html(state, moves)
+    assert page.count("<svg") == len(moves) + 1
+    assert not re.search(r"""\b(src|href)\s*=|url\(|@import""", page)
+    assert state.move_stack == [] and state.to_text() == game_class(impl, game).deal(4).to_text()
+    for i, move in enumerate(moves):
+        assert f'<li data-step="{i}">{html.escape(move)}</li>' in page
+
+
+def test_solution_page_refuses_an_illegal_move() -> None:
+    with pytest.raises(ValueError):
+        solution_html(game_class("cpp", "royal-marriage").deal(1), ["QH"])
+
+
+def test_solve_writes_the_solution_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "rm.html"
+    assert cli.main(["solve", "royal-marriage", "--pysol", "1", "--html", str(out)]) == 0
+    moves = re.search(r"moves +(\d+):", capsys.readouterr().out)
+    assert moves is not None
+    page = out.read_text(encoding="utf-8")
+    assert page.count("<svg") == int(moves.group(1)) + 1
+    assert "<title>Royal Marriage, PySolFC game 1: won</title>" in page

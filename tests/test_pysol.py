@@ -1,0 +1,121 @@
+"""PySolFC game numbers: known layouts, the generator boundaries, refused numbers, the CLI."""
+
+from __future__ import annotations
+
+import pytest
+
+from patience_engine import cli
+from patience_engine.reference import pysol
+
+from conftest import game_class
+
+ROYAL_MARRIAGE_1 = (
+    "QH JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC 3H 2S KS 9D QD JS AS AH 3C "
+    "4C 5C TS 4H AC 4D 7S 3S TD 4S TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S "
+    "9C 2H 6H KH"
+)
+GEOFFREY_1 = [
+    "JD KD 2S 4C 3S 6D 6S",
+    "2D KC KS 5C TD 8S 9C",
+    "9H 9S 9D TS 4S 8D 2H",
+    "JC 5S QD QH TH QS 6H",
+    "(5D) (AD) (JS) (4H) 8H 6C",
+    "(7H) (QC) (AS) (AC) 2C 3D",
+    "(7C) (KH) (AH) (4D) JH 8C",
+    "(5H) (3H) (3C) (7S) 7D TC",
+]
+PYSOL_GAMES = ["royal-marriage", "geoffrey"]
+
+
+def test_royal_marriage_1_is_pysolfc_layout(impl: str) -> None:
+    row = game_class(impl, "royal-marriage").from_pysol(1)
+    assert row.to_text().split() == ROYAL_MARRIAGE_1.split()
+
+
+def test_geoffrey_1_is_pysolfc_layout(impl: str) -> None:
+    game = game_class(impl, "geoffrey").from_pysol(1)
+    assert game.to_text().splitlines() == ["Foundations: C-0 D-0 H-0 S-0", *GEOFFREY_1]
+
+
+@pytest.mark.parametrize("game", PYSOL_GAMES)
+@pytest.mark.parametrize("text", ["1", "ms1", " #1 ", "0001", "1L", "ms1\n"])
+def test_texts_a_pysolfc_user_types(impl: str, game: str, text: str) -> None:
+    cls = game_class(impl, game)
+    assert cls.from_pysol(text).to_text() == cls.from_pysol(1).to_text()
+
+
+@pytest.mark.parametrize("game", PYSOL_GAMES)
+def test_both_implementations_agree(game: str) -> None:
+    for number in [2, 31999, 32000, 123456, "ms2147483648", "ms4294967296", 10**19]:
+        assert (game_class("cpp", game).from_pysol(number).to_text()
+                == game_class("reference", game).from_pysol(number).to_text())
+
+
+def test_generator_switches_at_32000() -> None:
+    # PySolFC's constructRandom: plain numbers below 32000 use the Microsoft-compatible
+    # LCRandom31, the same as their 'ms' form; from 32000 up, the Mersenne Twister.
+    assert pysol.parse_number(31999) == (31999, True)
+    assert pysol.parse_number(32000) == (32000, False)
+    assert pysol.talon(31999) == pysol.talon("ms31999")
+    assert pysol.talon(32000) != pysol.talon("ms32000")
+
+
+def test_ms_numbers_cover_all_three_lcrandom31_ranges() -> None:
+    # Below 2**31, from 2**31 (high bit forced on) and from 2**32 (a 16-bit draw + 1).
+    decks = [pysol.talon(f"ms{n}") for n in (2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**33 - 1)]
+    for deck in decks:
+        assert sorted(deck) == sorted(pysol.talon(1))
+    assert len({tuple(deck) for deck in decks}) == len(decks)
+
+
+def test_pinned_mersenne_twister_layouts() -> None:
+    # Worked out by this module and checked against pysol-cards 0.24.0 (PySolFC's generator package).
+    assert pysol.royal_marriage_text(123456).split()[:8] == ["QH", "3D", "2D", "2C", "9C", "AC", "6H", "4C"]
+    assert pysol.geoffrey_text("ms4294967296").splitlines()[1] == "TS 3S KC 4H 9H 3H 4D"
+
+
+@pytest.mark.parametrize("game", PYSOL_GAMES)
+@pytest.mark.parametrize("number", [0, "0", "ms0", "ms8589934592", "abc", "", "12x", -5, "ms-3"])
+def test_numbers_pysolfc_refuses(impl: str, game: str, number: object) -> None:
+    with pytest.raises(ValueError, match="PySolFC refuses"):
+        game_class(impl, game).from_pysol(number)
+
+
+def test_non_number_types_are_type_errors(impl: str) -> None:
+    with pytest.raises(TypeError):
+        game_class(impl, "geoffrey").from_pysol(1.0)
+
+
+def test_germaine_has_no_pysolfc_game(impl: str) -> None:
+    with pytest.raises(ValueError, match="PySolFC has no such game"):
+        game_class(impl, "germaine").from_pysol(1)
+
+
+def test_cli_deal_pysol(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["deal", "geoffrey", "--pysol", "ms1"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == GEOFFREY_1
+
+
+def test_cli_deal_all_pysol_covers_the_pysolfc_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["deal", "all", "--pysol", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "# Royal Marriage, PySolFC game 1" in out and "# Geoffrey, PySolFC game 1" in out
+    assert "Germaine" not in out
+
+
+def test_cli_perft_pysol(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["perft", "royal-marriage", "--pysol", "1", "--depth", "1", "--impl", "both"]) == 0
+    assert "PySolFC game 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["deal", "geoffrey", "--pysol", "0"],
+    ["deal", "germaine", "--pysol", "1"],
+    ["deal", "geoffrey", "3", "--pysol", "1"],
+    ["deal", "geoffrey"],
+])
+def test_cli_bad_pysol_usage(argv: list, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(argv)
+    assert exit_info.value.code == 2
+    assert "error" in capsys.readouterr().err

@@ -1,0 +1,75 @@
+"""The bench signature is pinned: a change to what the engine computes changes a count or the digest.
+
+If a change to the rules, move generation or the solver's search is
+intended, recompute the counts (``patience bench --signature``), check them against the reference
+where it reaches, and update ``PINNED``, ``PINNED_SOLVES`` and ``PINNED_DIGEST`` together.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from patience_engine import GAMES, perft, reference
+from patience_engine.cli import main
+from patience_engine.signature import PERFT_DEPTHS, digest, perft_positions, signature
+
+# (game, deal, depth) -> leaves. Every count agreed with and without bulk
+# counting when pinned; the shallow ones are rules.md's check values.
+PINNED = {
+    ("royal-marriage", 1, 3): 22464,
+    ("royal-marriage", 1, 5): 13300292,
+    ("royal-marriage", 2, 3): 32469,
+    ("royal-marriage", 2, 5): 23940273,
+    ("royal-marriage", 3, 3): 19208,
+    ("royal-marriage", 3, 5): 10985558,
+    ("germaine", 1, 3): 21265,
+    ("germaine", 1, 5): 20514590,
+    ("germaine", 2, 3): 64421,
+    ("germaine", 2, 5): 104679137,
+    ("germaine", 3, 3): 15478,
+    ("germaine", 3, 5): 11307700,
+    ("geoffrey", 1, 5): 6986,
+    ("geoffrey", 1, 10): 7547283,
+    ("geoffrey", 2, 5): 1998,
+    ("geoffrey", 2, 10): 5481863,
+    ("geoffrey", 3, 5): 5448,
+    ("geoffrey", 3, 10): 892693,
+}
+# The solver under a node limit and a fixed table size (signature.SOLVE_*).
+PINNED_SOLVES = [
+    "solve royal-marriage deal 1: won score 50 nodes 395 moves 28",
+    "solve royal-marriage deal 3: won score 50 nodes 982 moves 26",
+    "solve germaine deal 1: unknown score 36 nodes 100000 moves 78",
+    "solve geoffrey deal 1: lost score 0 nodes 947 moves 0",
+    "solve geoffrey deal 2: won score 52 nodes 88 moves 88",
+    "solve geoffrey deal 16: lost score 0 nodes 62248 moves 0",
+]
+PINNED_DIGEST = "b5dc639b7621791120d667a8224b1f084c1d707ffaf85eee5f3ee650952cf1cd"
+EXPECTED_LINES = [
+    *(f"perft {game} deal {deal} depth {depth}: {count}" for (game, deal, depth), count in PINNED.items()),
+    *PINNED_SOLVES,
+]
+SHALLOW = [(game, deal, depth) for game, deal, depth in PINNED if depth == PERFT_DEPTHS[game][0]]
+
+
+def test_signature_is_pinned() -> None:
+    sig = signature()
+    assert sig.lines == EXPECTED_LINES
+    assert sig.digest == digest(EXPECTED_LINES) == PINNED_DIGEST
+
+
+def test_positions_are_the_pinned_ones() -> None:
+    assert perft_positions() == list(PINNED)
+
+
+@pytest.mark.parametrize("game, deal, depth", SHALLOW)
+def test_shallow_counts_match_reference_and_make_unmake(game: str, deal: int, depth: int) -> None:
+    assert reference.perft(reference.GAMES[game].deal(deal), depth) == PINNED[game, deal, depth]
+    assert perft(GAMES[game].deal(deal), depth, bulk=False) == PINNED[game, deal, depth]
+
+
+def test_cli_prints_signature(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--signature"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == f"sha256 {PINNED_DIGEST}"
+    assert out[:-1] == EXPECTED_LINES

@@ -1,0 +1,261 @@
+"""patience_engine.solve: verdicts, replayed lines, limits, determinism, Ctrl-C.
+
+Every line the solver returns is replayed through the pure-Python reference;
+verdicts are checked against a plain exhaustive search over the reference on
+small positions, and must not change with the table size or with pruning off.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+import time
+from typing import Any, Dict, List, Tuple
+
+import pytest
+
+import patience_engine
+from patience_engine import DEFAULT_TABLE_BYTES, Solution, reference, solve
+
+TABLES = [0, 4096, DEFAULT_TABLE_BYTES]
+EMPTY_ROW = " ".join(["--"] * 13)
+
+# Positions with known verdicts: (game, text or deal number, status). The numbered deals'
+# verdicts agree with exhaustive_win() below (a plain search over the reference).
+KNOWN: List[Tuple[str, Any, str]] = [
+    ("royal-marriage", "QH 2C 3D 4S KH", "lost"),  # no legal move
+    ("royal-marriage", "QH 2C 3D 2S 4S KH", "lost"),  # only 3D, then stuck
+    ("royal-marriage", "QH 3C 9D 2S 3S KH", "won"),  # 9D+2S, then 3C+3S (QH and KH match)
+    ("royal-marriage", 2, "won"),
+    ("royal-marriage", 4, "won"),
+    ("royal-marriage", 8, "won"),
+    ("geoffrey", 2, "won"),
+    ("geoffrey", 6, "won"),
+    ("geoffrey", 3, "lost"),
+    ("geoffrey", 9, "lost"),
+    ("geoffrey", 10, "lost"),
+    # A random game of deal 1 played until no move was left.
+    (
+        "geoffrey",
+        """Foundations: C-3 D-2 H-0 S-0
+        KC
+        6D 9S JC 5D 4D
+        KH TH TS JS
+        KD QD JD TD 8S 7S 6S 5S
+        (QC) (4S) (6C) (7C) AS 5C 4C 2H
+        (AH) (KS) (6H) (QS) QH JH 5H 7H 4H
+        (9D) (3D) 3S
+        (8C) (TC) (3H) (2S) 9H 8H 8D 7D 9C""",
+        "lost",
+    ),
+    ("germaine", f"AC 2D {' '.join(['--'] * 11)}\n" + "\n".join([EMPTY_ROW] * 3), "won"),
+    ("germaine", f"AC -- 2D {' '.join(['--'] * 10)}\n" + "\n".join([EMPTY_ROW] * 3), "lost"),
+    ("germaine", f"AC -- 2D {' '.join(['--'] * 10)}\n" + "\n".join([EMPTY_ROW] * 3) + "\nslides: 1", "won"),
+]
+
+
+def position(impl: Dict[str, Any], game: str, spec: Any) -> Any:
+    """A position of one implementation: a numbered deal or a text."""
+    cls = impl[game]
+    return cls.deal(spec) if isinstance(spec, int) else cls.from_text(spec)
+
+
+def replay(game: str, spec: Any, solution: Solution) -> Any:
+    """The reference position after the solution's moves (each must be legal there)."""
+    state = position(reference.GAMES, game, spec)
+    for move in solution.moves:
+        state.play(str(move))
+    return state
+
+
+def exhaustive_win(state: Any) -> bool:
+    """Whether some line wins: depth-first over every move, canonical keys seen once."""
+    seen = set()
+
+    def search() -> bool:
+        if state.is_won:
+            return True
+        if state.canonical_hash in seen:
+            return False
+        seen.add(state.canonical_hash)
+        for move in state.legal_moves():
+            state.play(move)
+            won = search()
+            state.undo()
+            if won:
+                return True
+        return False
+
+    return search()
+
+
+def exhaustive_best(state: Any) -> int:
+    """Germaine: the highest score any line reaches, by searching every line (memoised)."""
+    memo: Dict[int, int] = {}
+
+    def search() -> int:
+        if state.hash in memo:
+            return memo[state.hash]
+        best = state.score
+        if not state.is_won:
+            for move in state.legal_moves():
+                state.play(move)
+                best = max(best, search())
+                state.undo()
+        memo[state.hash] = best
+        return best
+
+    return search()
+
+
+def small_germaine(seed: int) -> str:
+    """A Germaine position of 4 to 7 cards of neighbouring ranks in the top-left 2 x 5 cells."""
+    rng = random.Random(seed)
+    cells = ["--"] * 52
+    spots = [13 * r + c for r in range(2) for c in range(5)]
+    low = rng.randrange(13)
+    cards = list(dict.fromkeys("A23456789TJQK"[(low + k) % 13] + rng.choice("CDHS") for k in range(rng.randint(4, 7))))
+    for spot, card in zip(rng.sample(spots, len(cards)), cards):
+        cells[spot] = card
+    rows = [" ".join(cells[13 * r : 13 * r + 13]) for r in range(4)]
+    return "\n".join(rows) + f"\nslides: {rng.randint(0, 2)}"
+
+
+@pytest.mark.parametrize("game,spec,status", KNOWN)
+def test_known_verdicts_on_every_table_size_and_without_pruning(game: str, spec: Any, status: str) -> None:
+    for table_bytes in TABLES:
+        for pruning in (True, False):
+            solution = solve(position(patience_engine.GAMES, game, spec), table_bytes=table_bytes, pruning=pruning)
+            assert solution.status == status and solution.proven, (table_bytes, pruning)
+            end = replay(game, spec, solution)
+            assert end.is_won == (status == "won")
+            assert end.score == solution.score
+
+
+@pytest.mark.parametrize("game,spec,status", [k for k in KNOWN if k[0] != "germaine"])
+def test_known_verdicts_agree_with_exhaustive_search(game: str, spec: Any, status: str) -> None:
+    assert exhaustive_win(position(reference.GAMES, game, spec)) == (status == "won")
+
+
+# Seeds whose exhaustive search takes well under a second: wins and losses.
+@pytest.mark.parametrize("seed", [1, 2, 6, 7, 10, 12, 14, 15, 18, 19, 20, 25, 32, 36, 37, 47, 52, 53, 59])
+def test_germaine_best_score_is_the_exhaustive_best(seed: int) -> None:
+    text = small_germaine(seed)
+    best = exhaustive_best(reference.Germaine.from_text(text))
+    for table_bytes in TABLES:
+        for pruning in (True, False):
+            solution = solve(patience_engine.Germaine.from_text(text), node_limit=500_000, table_bytes=table_bytes, pruning=pruning)
+            # Without a table slides make the search long; the proven verdicts must agree.
+            assert solution.proven or not table_bytes, (table_bytes, pruning)
+            if not solution.proven:
+                continue
+            assert solution.score == best, (table_bytes, pruning)
+            assert solution.status == ("won" if best > 51 else "lost")
+            end = replay("germaine", text, solution)
+            assert end.score == best and end.is_won == (solution.status == "won")
+
+
+@pytest.mark.parametrize("game", ["royal-marriage", "geoffrey"])
+def test_numbered_deals_resolve_alike_across_tables_and_pruning(game: str) -> None:
+    for n in range(11, 21):
+        verdicts = set()
+        for table_bytes in TABLES:
+            for pruning in (True, False):
+                solution = solve(patience_engine.GAMES[game].deal(n), node_limit=300_000, table_bytes=table_bytes, pruning=pruning)
+                if solution.status != "unknown":
+                    verdicts.add(solution.status)
+                if solution.status == "won":
+                    assert replay(game, n, solution).is_won
+        assert len(verdicts) <= 1, (n, verdicts)
+
+
+def test_germaine_deal_line_replays_to_its_score() -> None:
+    solution = solve(patience_engine.Germaine.deal(1), node_limit=50_000)
+    assert solution.status in ("won", "unknown") and solution.moves
+    assert replay("germaine", 1, solution).score == solution.score > 26
+
+
+def test_same_position_and_limit_give_the_same_search() -> None:
+    for game in patience_engine.GAMES:
+        runs = [solve(patience_engine.GAMES[game].deal(11), node_limit=20_000) for _ in range(2)]
+        assert runs[0].nodes == runs[1].nodes and runs[0].text == runs[1].text
+        assert runs[0].status == runs[1].status and runs[0].score == runs[1].score
+
+
+def test_node_limit_gives_unknown() -> None:
+    solution = solve(patience_engine.Germaine.deal(2), node_limit=1000)
+    assert solution.status == "unknown" and solution.nodes == 1000 and not solution.proven
+    solution = solve(patience_engine.RoyalMarriage.deal(1), node_limit=10)
+    assert solution.status == "unknown" and solution.moves == () and solution.nodes == 10
+
+
+def test_time_limit_gives_unknown() -> None:
+    start = time.perf_counter()
+    solution = solve(patience_engine.Germaine.deal(2), time_limit=0.1)
+    assert solution.status == "unknown" and time.perf_counter() - start < 2
+
+
+def test_solution_text_and_fields() -> None:
+    solution = solve(patience_engine.RoyalMarriage.from_text("QH 3H 4H KH"))
+    assert solution.text == "3H+4H" and solution.score == 50 and solution.nodes == 1
+    assert isinstance(solution.seconds, float)
+    with pytest.raises(AttributeError):
+        solution.status = "lost"  # type: ignore[misc]
+    state = patience_engine.Geoffrey.deal(2)
+    before = state.to_text()
+    solution = solve(state)
+    assert state.to_text() == before and state.move_stack == []
+    assert all(isinstance(move, patience_engine.GeoffreyMove) for move in solution.moves)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"node_limit": 0},
+        {"node_limit": -5},
+        {"node_limit": 1.5},
+        {"node_limit": True},
+        {"time_limit": 0},
+        {"time_limit": -1.0},
+        {"time_limit": float("nan")},
+        {"time_limit": float("inf")},
+        {"time_limit": "1"},
+        {"table_bytes": -1},
+        {"table_bytes": 1.0},
+    ],
+)
+def test_bad_limits_raise_value_error(kwargs: Dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        solve(patience_engine.RoyalMarriage.deal(1), **kwargs)
+
+
+def test_reference_positions_are_refused() -> None:
+    with pytest.raises(TypeError):
+        solve(reference.RoyalMarriage.deal(1))  # type: ignore[arg-type]
+
+
+LONG_SOLVE = """
+import sys, patience_engine
+state = patience_engine.Germaine.deal(1)
+print("ready", flush=True)
+try:
+    patience_engine.solve(state, table_bytes=1 << 20)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(3)
+"""
+
+
+def test_ctrl_c_stops_solve_within_a_second() -> None:
+    with subprocess.Popen([sys.executable, "-c", LONG_SOLVE], stdout=subprocess.PIPE, text=True) as child:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        sent = time.perf_counter()
+        child.send_signal(signal.SIGINT)
+        code = child.wait(timeout=10)
+        elapsed = time.perf_counter() - sent
+        assert code == 3 and child.stdout.read().strip() == "interrupted"
+    assert elapsed < 1.0

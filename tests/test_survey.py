@@ -1,0 +1,237 @@
+"""Surveys: resumable, durable rows in SQLite, local and Dask runs alike, and the report."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+from patience_engine import __version__, survey
+from patience_engine.cli import main
+from patience_engine.survey import Row, SurveyFileError
+
+# Small limits keep every deal quick; the rows still mix won, lost and unknown.
+NODE_LIMIT = 3000
+TABLE_BYTES = 1 << 16
+SETTINGS: Dict[str, Any] = dict(node_limit=NODE_LIMIT, table_bytes=TABLE_BYTES, progress=False)
+
+
+def without_seconds(rows: List[Row]) -> List[Row]:
+    """Rows with the one field that differs between runs blanked, in deal order."""
+    return sorted((row._replace(seconds=0.0) for row in rows), key=lambda row: (row.settings, row.deal))
+
+
+def survey_cli(*args: str) -> List[str]:
+    return [sys.executable, "-m", "patience_engine.cli", "survey", *args, "--table-bytes", str(TABLE_BYTES)]
+
+
+def row_count(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            return int(connection.execute("SELECT count(*) FROM deals").fetchone()[0])
+        finally:
+            connection.close()
+    except sqlite3.Error:  # the file is being created under us
+        return 0
+
+
+def test_parse_deal_range() -> None:
+    assert survey.parse_deal_range("3-7") == range(3, 8)
+    assert survey.parse_deal_range("5") == range(5, 6)
+    assert survey.parse_deal_range("0x10-0x11") == range(16, 18)
+    for bad in ["7-3", "a-b", "-1", "1-", str(1 << 63)]:
+        with pytest.raises(ValueError):
+            survey.parse_deal_range(bad)
+
+
+def test_rows_are_the_solver_results_and_a_rerun_skips_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "s.sqlite"
+    first = survey.run_survey("royal-marriage", range(1, 7), db=str(db), jobs=1, **SETTINGS)
+    assert (first.solved, first.skipped) == (6, 0)
+    rows = survey.read_rows(str(db))
+    assert [row.deal for row in rows] == [1, 2, 3, 4, 5, 6]
+    for row in rows:
+        assert row == survey.solve_deal("royal-marriage", row.deal, NODE_LIMIT, TABLE_BYTES)._replace(
+            seconds=row.seconds)
+        assert (row.engine_version, row.node_limit, row.table_bytes) == (__version__, NODE_LIMIT, TABLE_BYTES)
+
+    solved: List[int] = []
+    real = survey.solve_deal
+
+    def recording(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
+        solved.append(deal)
+        return real(game, deal, node_limit, table_bytes)
+
+    monkeypatch.setattr(survey, "solve_deal", recording)
+    second = survey.run_survey("royal-marriage", range(4, 9), db=str(db), jobs=1, **SETTINGS)
+    assert (second.solved, second.skipped, solved) == (2, 3, [7, 8])
+    assert survey.read_rows(str(db))[:6] == rows, "done rows are left as they were"
+
+
+def test_a_survey_killed_part_way_resumes_to_the_same_rows(tmp_path: Path) -> None:
+    # Germaine deals all take about the same time at one node limit: ~10 ms each here, long
+    # enough for the kill to land part way, short enough for a quick test.
+    deals, limit = "1-60", 100_000
+    whole = tmp_path / "whole.sqlite"
+    survey.run_survey("germaine", survey.parse_deal_range(deals), db=str(whole), jobs=1,
+                      **dict(SETTINGS, node_limit=limit))
+    expected = without_seconds(survey.read_rows(str(whole)))
+    command = survey_cli("germaine", "--deals", deals, "--node-limit", str(limit), "--jobs", "2")
+
+    killed = tmp_path / "killed.sqlite"
+    # Its own session, so that kill -9 of the group takes the worker processes too.
+    child = subprocess.Popen([*command, "--db", str(killed)], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while row_count(killed) < 3 and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+    partial = row_count(killed)
+    assert 3 <= partial < 60, f"the kill must land part way ({partial} of 60 rows)"
+
+    resumed = subprocess.run([*command, "--db", str(killed)], capture_output=True, text=True, check=True)
+    assert f"already in {killed} {partial}" in resumed.stdout
+    assert without_seconds(survey.read_rows(str(killed))) == expected
+
+
+def test_mismatched_limits_are_kept_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.sqlite"
+    survey.run_survey("royal-marriage", range(1, 4), db=str(db), jobs=1, **SETTINGS)
+    other = dict(SETTINGS, node_limit=NODE_LIMIT // 2)
+    run = survey.run_survey("royal-marriage", range(1, 4), db=str(db), jobs=1, **other)
+    assert (run.solved, run.skipped) == (3, 0), "rows of another node limit are not taken as done"
+    assert run.other_settings == (("royal-marriage", __version__, NODE_LIMIT, TABLE_BYTES),)
+    summaries = survey.summarize(survey.read_rows(str(db)))
+    assert [(s.node_limit, s.deals) for s in summaries] == [(NODE_LIMIT // 2, 3), (NODE_LIMIT, 3)]
+
+    assert main(["survey", "royal-marriage", "--deals", "1-3", "--jobs", "1", "--db", str(db),
+                 "--node-limit", "1000", "--table-bytes", str(TABLE_BYTES)]) == 0
+    err = capsys.readouterr().err
+    assert f"node limit {NODE_LIMIT:,}" in err and f"node limit {NODE_LIMIT // 2:,}" in err and "kept apart" in err
+    assert main(["report", str(db)]) == 0
+    assert capsys.readouterr().out.count("Royal Marriage: engine") == 3
+
+
+def _foreign_sqlite(path: Path) -> None:
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE deals (game TEXT, deal INTEGER)")
+    connection.execute("INSERT INTO deals VALUES ('x', 1)")
+    connection.commit()
+    connection.close()
+
+
+def _corrupt_survey(path: Path) -> None:
+    survey.open_database(str(path), create=True).close()
+    data = bytearray(path.read_bytes())
+    data[100:] = b"\xa5" * (len(data) - 100)  # keep the header, wreck every page's contents
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.write_text("game,deal\ngermaine,1\n"), "not an SQLite database"),
+    (lambda p: p.write_bytes(b""), "not an SQLite database"),
+    (_foreign_sqlite, "another application"),
+    (_corrupt_survey, "corrupt"),
+])
+def test_foreign_or_corrupt_file_is_a_clear_error_and_left_untouched(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Any, message: str) -> None:
+    db = tmp_path / "s.sqlite"
+    make(db)
+    before = db.read_bytes()
+    with pytest.raises(SurveyFileError, match=message):
+        survey.run_survey("germaine", range(1, 3), db=str(db), jobs=1, **SETTINGS)
+    assert main(["survey", "germaine", "--deals", "1-2", "--jobs", "1", "--db", str(db)]) == 2
+    assert message in capsys.readouterr().err
+    assert main(["report", str(db)]) == 2
+    assert message in capsys.readouterr().err
+    assert db.read_bytes() == before
+
+
+def test_report_of_a_missing_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(tmp_path / "none.sqlite")]) == 2
+    assert "no such survey database" in capsys.readouterr().err
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_dask_run_gives_the_rows_of_a_local_run(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    local, on_dask = tmp_path / "local.sqlite", tmp_path / "dask.sqlite"
+    survey.run_survey("geoffrey", range(1, 13), db=str(local), jobs=2, **SETTINGS)
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        survey.run_survey("geoffrey", range(1, 13), db=str(on_dask), scheduler=cluster.scheduler_address,
+                          **SETTINGS)
+    assert without_seconds(survey.read_rows(str(on_dask))) == without_seconds(survey.read_rows(str(local)))
+
+
+def test_scheduler_without_dask_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "dask", None)  # makes `import dask` fail as if not installed
+    assert main(["survey", "germaine", "--deals", "1", "--db", str(tmp_path / "s.sqlite"),
+                 "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    assert "patience-engine[dask]" in capsys.readouterr().err
+
+
+def _hand_made(path: Path) -> None:
+    """12 Germaine deals: 8 won, 2 lost, 2 unknown; nodes 10, 20, ..., 120."""
+    statuses = ["won"] * 8 + ["lost"] * 2 + ["unknown"] * 2
+    scores = [60, 61, 62, 60, 64, 63, 60, 61, 40, 45, 50, 50]
+    connection = survey.open_database(str(path), create=True)
+    with connection:
+        connection.executemany("INSERT INTO deals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+            ("germaine", deal, status, score, 10 * deal, deal / 100, "a1xa2", status != "unknown",
+             "9.9", 1000, 4096)
+            for deal, (status, score) in enumerate(zip(statuses, scores), 1)])
+    connection.close()
+
+
+def test_report_numbers_on_a_hand_made_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "hand.sqlite"
+    _hand_made(db)
+    [summary] = survey.summarize(survey.read_rows(str(db)))
+    assert (summary.deals, summary.won, summary.lost, summary.unknown) == (12, 8, 2, 2)
+    assert summary.winnability == pytest.approx(0.8)
+    # By hand, p = 0.8, n = 10, z = 1.96: (0.8 + 0.19208 ± 1.96 * sqrt(0.016 + 0.009604)) / 1.38416
+    # = (0.99208 ± 0.313624) / 1.38416 = 0.49016 .. 0.94332.
+    assert summary.interval == pytest.approx((0.49016, 0.94332), abs=5e-5)
+    assert summary.nodes_median == 65  # between 60 and 70
+    assert summary.nodes_p99 == pytest.approx(118.9)  # 110 + 0.89 * 10: rank 0.99 * 11 = 10.89
+    assert summary.seconds_median == pytest.approx(0.065)
+    assert summary.scores == ((40, 1), (45, 1), (50, 2), (60, 3), (61, 2), (62, 1), (63, 1), (64, 1))
+
+    assert main(["report", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "Germaine 2-Move: engine 9.9, node limit 1,000, table 4,096 bytes" in out
+    assert "deals 12  won 8  lost 2  unknown 2" in out
+    assert "winnability 80.00% (95% Wilson interval 49.02% - 94.33%) over 10 resolved deals" in out
+    assert "median 65  99th percentile 119" in out
+    assert "10 of 12 proven best): 40: 1, 45: 1, 50: 2, 60: 3, 61: 2, 62: 1, 63: 1, 64: 1" in out
+
+
+def test_wilson_interval_edges() -> None:
+    low, high = survey.wilson_interval(0, 5)
+    assert low == pytest.approx(0, abs=1e-12) and high == pytest.approx(0.43448, abs=5e-5)  # z²/(n + z²) = 3.8415/8.8415
+    assert survey.wilson_interval(5, 5)[1] == 1
+    with pytest.raises(ValueError):
+        survey.wilson_interval(1, 0)
+
+
+def test_report_plot_writes_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    db, png = tmp_path / "hand.sqlite", tmp_path / "survey.png"
+    _hand_made(db)
+    assert main(["report", str(db), "--plot", str(png)]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
