@@ -68,6 +68,15 @@ auto run_interruptible(F&& fn) {
   }
 }
 
+// The UTF-8 of a text argument; only str is taken (bytes raise TypeError in the caller's cast),
+// and text that has no UTF-8 form (a lone surrogate) raises UnicodeEncodeError, a ValueError.
+inline std::string utf8(const py::str& text) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (!data) throw py::error_already_set();
+  return std::string(data, static_cast<std::size_t>(size));
+}
+
 // Reads a deal number as an unsigned 64-bit value, or raises ValueError.
 inline std::uint64_t deal_number(const py::object& n) {
   if (!py::isinstance<py::int_>(n) || py::isinstance<py::bool_>(n))
@@ -76,6 +85,31 @@ inline std::uint64_t deal_number(const py::object& n) {
   if (n < py::int_(0) || n >= py::int_(1).attr("__lshift__")(64))
     throw py::value_error("deal number must be in 0 .. 2**64-1, got " + std::string(py::str(n)));
   return n.cast<std::uint64_t>();
+}
+
+// Reads a perft depth: an int in 0 .. kMaxPerftDepth (TypeError or ValueError otherwise).
+inline int perft_depth(const py::object& depth) {
+  if (!py::isinstance<py::int_>(depth) || py::isinstance<py::bool_>(depth))
+    throw py::type_error("perft depth must be an int, got " +
+                         std::string(py::str(py::type::of(depth).attr("__name__"))));
+  if (depth < py::int_(0) || depth > py::int_(kMaxPerftDepth))
+    throw py::value_error("perft depth must be in 0 .. " + std::to_string(kMaxPerftDepth) + ", got " +
+                          std::string(py::str(depth)));
+  return depth.cast<int>();
+}
+
+// Makes cls(...) and cls.__new__(cls) refuse anything but `arity` arguments, so Python can never
+// hold an instance whose C++ value was not constructed (pybind11's own __new__ leaves it raw).
+template <class Class>
+void refuse_bare_new(Class& cls, std::size_t arity, const std::string& how) {
+  py::object base_new = cls.attr("__new__");
+  const std::string name = py::str(cls.attr("__name__"));
+  cls.attr("__new__") = py::cpp_function([base_new, arity, how, name](const py::object& type, const py::args& args,
+                                                                      const py::kwargs& kwargs) {
+    if (arity == 0 || args.size() + kwargs.size() != arity)
+      throw py::type_error(name + " cannot be made that way: " + how);
+    return base_new(type, *args, **kwargs);
+  });
 }
 
 // Registers G's move class, G's position class and perft and solve overloads on module m.
@@ -87,7 +121,7 @@ void bind_game(py::module_& m, const char* doc) {
 
   py::class_<Move> move(m, G::kMoveName,
                         "A move of this game; str() is its notation (README \"Move notation\").");
-  move.def(py::init([](const std::string& text) { return G::parse_move(text); }), py::arg("text"),
+  move.def(py::init([](const py::str& text) { return G::parse_move(utf8(text)); }), py::arg("text"),
            "Reads a move's notation. Raises ValueError naming what is wrong.")
       .def("__str__", text_of)
       .def("__repr__",
@@ -98,8 +132,10 @@ void bind_game(py::module_& m, const char* doc) {
       .def("__eq__", [](const Move& a, const Move& b) { return a == b; }, py::is_operator())
       .def("__eq__", [](const Move&, const py::object&) { return false; }, py::is_operator())
       .def("__hash__", [](const Move& mv) { return py::hash(py::int_(mv.id())); })
-      .def(py::pickle([](const Move& mv) { return py::make_tuple(G::move_text(mv)); },
-                      [](const py::tuple& t) { return G::parse_move(t[0].cast<std::string>()); }));
+      .def("__reduce__", [](const py::object& self) {
+        return py::make_tuple(py::type::of(self), py::make_tuple(G::move_text(self.cast<const Move&>())));
+      });
+  refuse_bare_new(move, 1, "a move is made from its text, as in " + std::string(G::kMoveName) + "('...')");
 
   auto find_legal = [](const State& s, const Move& mv) -> std::optional<Move> {
     Move moves[G::kMaxMoves];
@@ -117,23 +153,17 @@ void bind_game(py::module_& m, const char* doc) {
     }
     s.history.emplace_back(*legal, s.pos.make(*legal));
   };
-  auto replay = [play](const G& root, const std::vector<std::string>& moves) {
-    State s(root);
-    for (const std::string& text : moves) play(s, G::parse_move(text));
-    return s;
-  };
-
   py::class_<State> cls(m, G::kName, doc);
   cls.attr("Move") = move;
   cls.def_static(
          "deal", [](const py::object& n) { return State(G::deal(deal_number(n))); }, py::arg("n"),
          "Numbered deal n, 0 <= n < 2**64 (README \"Numbered deals\"). Raises ValueError out of range.")
       .def_static(
-          "from_text", [](const std::string& text) { return State(G::from_text(text)); },
+          "from_text", [](const py::str& text) { return State(G::from_text(utf8(text))); },
           py::arg("text"),
           "Reads a position in the game's text format. Raises ValueError naming the line and token.")
       .def_static(
-          "parse_move", [](const std::string& text) { return G::parse_move(text); }, py::arg("text"),
+          "parse_move", [](const py::str& text) { return G::parse_move(utf8(text)); }, py::arg("text"),
           "Reads a move's notation. Raises ValueError naming what is wrong.")
       .def("to_text", [](const State& s) { return s.pos.to_text(); },
            "The position in the game's text format.")
@@ -156,14 +186,14 @@ void bind_game(py::module_& m, const char* doc) {
           py::arg("move"), "Whether the move is legal in this position.")
       .def(
           "is_legal",
-          [find_legal](const State& s, const std::string& text) {
-            return find_legal(s, G::parse_move(text)).has_value();
+          [find_legal](const State& s, const py::str& text) {
+            return find_legal(s, G::parse_move(utf8(text))).has_value();
           },
           py::arg("move"))
       .def("play", play, py::arg("move"),
            "Plays a move (or its text). Raises IllegalMoveError, leaving the position unchanged.")
       .def(
-          "play", [play](State& s, const std::string& text) { play(s, G::parse_move(text)); },
+          "play", [play](State& s, const py::str& text) { play(s, G::parse_move(utf8(text))); },
           py::arg("move"))
       .def(
           "undo",
@@ -199,22 +229,22 @@ void bind_game(py::module_& m, const char* doc) {
                              "True when no move is legal.")
       .def_property_readonly("score", [](const State& s) { return s.pos.score(); },
                              "Germaine: rules.md score; Royal Marriage: cards removed; Geoffrey: cards home.")
-      .def(py::pickle(
-          [](const State& s) {
-            std::vector<std::string> moves;
-            for (const auto& entry : s.history) moves.push_back(G::move_text(entry.first));
-            return py::make_tuple(s.root.to_text(), moves);
-          },
-          [replay](const py::tuple& t) {
-            return replay(G::from_text(t[0].cast<std::string>()),
-                          t[1].cast<std::vector<std::string>>());
-          }));
+      .def("__reduce__", [](const py::object& self) {
+        // The same pure-Python replay as the reference: the start position and the move texts.
+        const State& s = self.cast<const State&>();
+        std::vector<std::string> moves;
+        for (const auto& entry : s.history) moves.push_back(G::move_text(entry.first));
+        return py::make_tuple(py::module_::import("patience_engine._replay").attr("replay"),
+                              py::make_tuple(py::type::of(self), s.root.to_text(), moves));
+      });
   cls.attr("__hash__") = py::none();
+  refuse_bare_new(cls, 0,
+                  "use " + std::string(G::kName) + ".deal(n) or " + std::string(G::kName) + ".from_text(text)");
 
   m.def(
       "perft",
-      [](const State& s, int depth, bool bulk) {
-        if (depth < 0) throw py::value_error("perft depth must be >= 0, got " + std::to_string(depth));
+      [](const State& s, const py::object& depth_arg, bool bulk) {
+        const int depth = perft_depth(depth_arg);
         G g = s.pos;
         return run_interruptible([&](Interrupt& interrupt) { return perft(g, depth, bulk, interrupt); });
       },

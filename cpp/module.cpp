@@ -1,6 +1,8 @@
 // The extension module patience_engine._core: one binding call per game.
 #include <pybind11/pybind11.h>
 
+#include "search.hpp"
+
 namespace py = pybind11;
 
 namespace pe {
@@ -13,6 +15,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "C++ move generation, Zobrist hashing and perft for three patience games.";
   m.attr("__version__") = PATIENCE_VERSION;
   m.attr("BUILD_TYPE") = PATIENCE_BUILD_TYPE;
+  m.attr("MAX_PERFT_DEPTH") = pe::kMaxPerftDepth;
 #ifdef NDEBUG
   m.attr("OPTIMIZED") = true;
 #else

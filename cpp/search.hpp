@@ -1,6 +1,7 @@
-// Game-independent tree walks over the Game interface (see game.hpp): perft.
+// Game-independent tree walks over the Game interface (see bind_game.hpp): perft.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 
 namespace pe {
@@ -8,20 +9,31 @@ namespace pe {
 // Thrown out of a walk when its Interrupt says stop; the binding turns it into the Python error.
 struct Interrupted {};
 
-// Lets a long walk be cancelled: poll() runs every kInterval nodes and returns true to stop.
+// Lets a long walk be cancelled: poll() runs about every kPollPeriod of wall time (the clock is
+// read every kInterval nodes, so a slow build answers as fast as a fast one) and returns true to stop.
 struct Interrupt {
-  static constexpr std::uint32_t kInterval = 1u << 18;
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::uint32_t kInterval = 1u << 12;
+  static constexpr Clock::duration kPollPeriod = std::chrono::milliseconds(50);
   bool (*poll)(void* ctx) = nullptr;
   void* ctx = nullptr;
   std::uint32_t countdown = kInterval;
+  Clock::time_point next_poll = Clock::now() + kPollPeriod;
 
   // Counts one node; throws Interrupted when poll() asks to stop.
   void tick() {
     if (--countdown) return;
     countdown = kInterval;
+    const Clock::time_point now = Clock::now();
+    if (now < next_poll) return;
+    next_poll = now + kPollPeriod;
     if (poll && poll(ctx)) throw Interrupted{};
   }
 };
+
+// Deepest perft accepted: keeps the recursion's stack bounded (a Geoffrey King can shuttle
+// between empty columns forever, so depth alone does not bound the walk's length).
+inline constexpr int kMaxPerftDepth = 500;
 
 // Number of legal move sequences of length depth from g (rules.md "Perft"); g is restored.
 // bulk: count the last ply's moves without making them.

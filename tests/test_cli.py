@@ -118,3 +118,30 @@ def test_solve_ctrl_c_exits_130() -> None:
         child.send_signal(signal.SIGINT)
         assert child.wait(timeout=10) == 130
         assert "interrupted" in child.stderr.read()
+
+
+def test_perft_reads_stdin_once_for_both_implementations() -> None:
+    script = Path(sys.executable).with_name("patience")
+    result = subprocess.run([str(script), "perft", "germaine", "--file", "-", "--impl", "both", "--depth", "2"],
+                            input=GERMAINE_DEAL_1, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert [line.split()[1] for line in result.stdout.strip().split("\n")[2:]] == ["26", "724"]
+
+
+def test_deal_numbers_with_leading_zeros(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deal", "germaine", "001"]) == 0
+    assert capsys.readouterr().out == GERMAINE_DEAL_1 + "\n"
+
+
+def test_file_that_is_not_utf8_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    position = tmp_path / "latin1.txt"
+    position.write_bytes("QH 7S\xe9 KH".encode("latin-1"))
+    assert main(["perft", "royal-marriage", "--file", str(position)]) == 2
+    assert f"{position}: not UTF-8" in capsys.readouterr().err
+
+
+def test_perft_takes_one_position_source(tmp_path: Path) -> None:
+    position = tmp_path / "row.txt"
+    position.write_text("QH 3C 9D 2S 3S KH", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["perft", "royal-marriage", "3", "--file", str(position)])

@@ -68,6 +68,31 @@ def test_walk_without_bulk_counting_agrees(game: str) -> None:
         assert patience_engine.perft(state, depth, bulk=False) == count
 
 
-def test_negative_depth_is_refused(impl: str, game: str) -> None:
-    with pytest.raises(ValueError, match="depth"):
-        perft_of(impl)(game_class(impl, game).deal(1), -1)
+def test_bad_depths_are_refused(impl: str, game: str) -> None:
+    state = game_class(impl, game).deal(1)
+    for depth in (-1, 501, 1 << 70):
+        with pytest.raises(ValueError, match="depth"):
+            perft_of(impl)(state, depth)
+    for depth in (1.5, True, "2", None):
+        with pytest.raises(TypeError, match="depth"):
+            perft_of(impl)(state, depth)
+
+
+# Column 1 holds KS alone and column 8 is empty: the King can shuttle between empty columns for
+# ever, so perft is 1 at every depth and the walk is as long as the depth.
+SHUTTLE = """\
+Foundations: C-0 D-0 H-0 S-0
+KS
+(AC) (TC) (4D) (QD) (5H) (JH) (4S) (TS) 3C
+(2C) (JC) (6D) (KD) (6H) (QH) (5S) (JS) 5C
+(4C) (QC) (8D) (AH) (7H) (KH) (6S) (QS) 7C
+(6C) (KC) (9D) (2H) (8H) (AS) (7S) 3D
+(8C) (AD) (TD) (3H) (9H) (2S) (8S) 5D
+(9C) (2D) (JD) (4H) (TH) (3S) (9S) 7D
+-"""
+
+
+def test_deepest_perft_on_an_endless_line(impl: str) -> None:
+    state = game_class(impl, "geoffrey").from_text(SHUTTLE)
+    assert [str(m) for m in state.legal_moves()] == ["1:KS>8"]
+    assert perft_of(impl)(state, 500) == 1

@@ -179,3 +179,26 @@ def test_same_names_in_both_implementations() -> None:
         assert hasattr(patience_engine, name) and hasattr(reference, name)
     assert reference.IllegalMoveError is patience_engine.IllegalMoveError
     assert issubclass(IllegalMoveError, ValueError)
+
+
+def test_positions_are_made_only_by_deal_or_text(impl: str, game: str) -> None:
+    cls = game_class(impl, game)
+    with pytest.raises(TypeError, match="deal"):
+        cls()
+    if impl == "cpp":
+        with pytest.raises(TypeError, match="deal"):
+            cls.__new__(cls)
+        with pytest.raises(TypeError, match="text"):
+            cls.Move.__new__(cls.Move)
+
+
+def test_text_arguments_must_be_str(impl: str, game: str) -> None:
+    cls = game_class(impl, game)
+    text = cls.deal(1).to_text()
+    for bad in (text.encode(), None, 1):
+        with pytest.raises(TypeError):
+            cls.from_text(bad)
+    with pytest.raises(ValueError):
+        cls.from_text(text + "\ud800")
+    with pytest.raises(TypeError):
+        cls.parse_move(b"7S")

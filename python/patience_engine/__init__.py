@@ -18,6 +18,7 @@ QH 3C 3S KH
 
 from ._core import (
     BUILD_TYPE,
+    MAX_PERFT_DEPTH,
     OPTIMIZED,
     Geoffrey,
     GeoffreyMove,
@@ -49,6 +50,7 @@ __all__ = [
     "BUILD_TYPE",
     "DEFAULT_TABLE_BYTES",
     "GAMES",
+    "MAX_PERFT_DEPTH",
     "OPTIMIZED",
     "Geoffrey",
     "GeoffreyMove",

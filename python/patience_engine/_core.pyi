@@ -5,6 +5,7 @@ from typing import Any, ClassVar, List, Optional, Tuple, Union
 __version__: str
 BUILD_TYPE: str
 OPTIMIZED: bool
+MAX_PERFT_DEPTH: int
 
 class RoyalMarriageMove:
     """A Royal Marriage move; ``str()`` is its notation."""

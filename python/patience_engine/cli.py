@@ -31,7 +31,7 @@ IMPLEMENTATIONS = {"cpp": (GAMES, perft), "reference": (reference.GAMES, referen
 
 def _deal_number(text: str) -> int:
     try:
-        n = int(text, 0)
+        n = int(text, 10) if text.isdigit() else int(text, 0)
     except ValueError:
         raise argparse.ArgumentTypeError(f"deal number must be an integer, got {text!r}") from None
     if not 0 <= n < 1 << 64:
@@ -52,23 +52,29 @@ def _depth(text: str) -> int:
         depth = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"depth must be an integer, got {text!r}") from None
-    if depth < 0:
-        raise argparse.ArgumentTypeError(f"depth must be >= 0, got {depth}")
+    if not 0 <= depth <= reference.MAX_PERFT_DEPTH:
+        raise argparse.ArgumentTypeError(f"depth must be in 0 .. {reference.MAX_PERFT_DEPTH}, got {depth}")
     return depth
 
 
 def _read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+    """The text of a position file ('-': stdin); ValueError naming the file when it is not UTF-8."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 def _position(impl: str, game: str, args: argparse.Namespace) -> Any:
     """The start position of one game for one implementation: ``--file``, ``--pysol`` or deal ``N``."""
     cls = IMPLEMENTATIONS[impl][0][game]
     if getattr(args, "file", None) is not None:
-        return cls.from_text(_read_text(args.file))
+        if getattr(args, "file_text", None) is None:
+            args.file_text = _read_text(args.file)  # read once: stdin cannot be read twice
+        return cls.from_text(args.file_text)
     if getattr(args, "pysol", None) is not None:
         return cls.from_pysol(args.pysol)
     return cls.deal(args.deal)
@@ -98,19 +104,26 @@ def _for_terminal(text: str) -> str:
 
 
 def _timed_perft(impl: str, state: Any, depth: int, label: str) -> "tuple[int, float]":
-    """perft(state, depth) by one implementation, split over the root moves for a progress bar."""
+    """perft(state, depth) by one implementation and its seconds, split over the root moves for a
+    progress bar; only the perft calls are timed, not the bar or the copies."""
     count_fn: Callable[[Any, int], int] = IMPLEMENTATIONS[impl][1]
-    start = time.perf_counter()
     if depth <= 1:
+        start = time.perf_counter()
         return count_fn(state, depth), time.perf_counter() - start
-    total = 0
+    total, seconds = 0, 0.0
     moves = state.legal_moves()
     with tqdm(moves, desc=label, unit="move", leave=False, delay=1.0, file=sys.stderr) as bar:
         for move in bar:
             child = state.copy()
             child.play(move)
+            start = time.perf_counter()
             total += count_fn(child, depth - 1)
-    return total, time.perf_counter() - start
+            seconds += time.perf_counter() - start
+    return total, seconds
+
+
+def _ratio(ratio: float) -> str:
+    return f"{ratio:,.0f}x" if ratio >= 10 else f"{ratio:.2g}x"
 
 
 def _rate(nodes: int, seconds: float) -> str:
@@ -139,7 +152,7 @@ def _run_perft(game: str, args: argparse.Namespace, depth: int) -> bool:
             row += [f"{seconds:>16.4f}", f"{_rate(nodes, seconds):>16}"]
         if len(impls) == 2:
             cpp_s, ref_s = results["cpp"][1], results["reference"][1]
-            row.append(f"{ref_s / cpp_s:>15,.0f}x" if cpp_s > 0 else f"{'-':>16}")
+            row.append(f"{_ratio(ref_s / cpp_s):>16}" if cpp_s > 0 else f"{'-':>16}")
         print("  ".join(row), flush=True)
         if len(counts) > 1:
             agree = False
@@ -297,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("perft", help="count move sequences to each depth (C++ and/or the reference)")
     p.add_argument("game", choices=game_choices)
-    p.add_argument("deal", type=_deal_number, metavar="N", nargs="?", default=1,
+    p.add_argument("deal", type=_deal_number, metavar="N", nargs="?",
                    help="deal number, 0 .. 2**64-1 (default 1)")
     p.add_argument("--depth", type=_depth, default=None,
                    help="deepest depth (default per game: " +
@@ -377,7 +390,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if sum(source is not None for source in sources) > 1:
         parser.error("give at most one of --file and --pysol")
     given = (getattr(args, "deal", None) is not None) + sum(source is not None for source in sources)
-    if args.command in ("deal", "show", "solve") and given != 1:
+    if args.command == "perft" and given == 0:
+        args.deal = 1
+    elif args.command in ("deal", "perft", "show", "solve") and given != 1:
         parser.error(f"{args.command} needs exactly one of a deal number N, --pysol P and --file F")
     if getattr(args, "pysol", None) is not None and args.game == "germaine":
         parser.error("PySolFC has no Germaine 2-Move: --pysol works for royal-marriage and geoffrey")

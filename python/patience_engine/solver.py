@@ -75,7 +75,7 @@ def solve(
     rules off, to check them), only the effort does.
 
     ``node_limit``: positions expanded at most (int >= 1, or None for no limit).
-    ``time_limit``: seconds (float > 0, or None); checked every 2**18 positions,
+    ``time_limit``: seconds (float > 0, or None); checked about every 50 ms,
     so the search may run a little past it. Either limit gives status
     ``"unknown"`` (or a Germaine win not proven best). Runs with the GIL released;
     Ctrl-C raises ``KeyboardInterrupt`` within about a second.

@@ -21,7 +21,7 @@ from typing import Any, Dict, Type
 
 from .._errors import IllegalMoveError
 from . import pysol
-from ._base import Game, perft
+from ._base import MAX_PERFT_DEPTH, Game, perft
 from .geoffrey import Geoffrey, GeoffreyMove
 from .germaine import Germaine, GermaineMove
 from .royal_marriage import RoyalMarriage, RoyalMarriageMove
@@ -43,6 +43,7 @@ __all__ = [
     "Germaine",
     "GermaineMove",
     "IllegalMoveError",
+    "MAX_PERFT_DEPTH",
     "RoyalMarriage",
     "RoyalMarriageMove",
     "perft",

@@ -10,9 +10,10 @@ keys up to date), ``_position`` (a tuple that identifies the position),
 from __future__ import annotations
 
 import copy as _copy
-from typing import Any, ClassVar, Generic, Hashable, List, Sequence, Tuple, Type, TypeVar, Union
+from typing import Any, ClassVar, Generic, Hashable, List, Tuple, Type, TypeVar, Union
 
 from .._errors import IllegalMoveError
+from .._replay import replay
 from ._cards import check_deal_number
 
 MoveT = TypeVar("MoveT", bound="Move")
@@ -75,6 +76,10 @@ class Game(Generic[MoveT]):
     Move: ClassVar[Type[Move]]
     _history: List[Tuple[MoveT, Any]]
     _root_text: str
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        name = type(self).__name__
+        raise TypeError(f"{name} cannot be made that way: use {name}.deal(n) or {name}.from_text(text)")
 
     @classmethod
     def deal(cls: Type[GameT], n: int) -> GameT:
@@ -196,35 +201,37 @@ class Game(Generic[MoveT]):
     __hash__ = None  # type: ignore[assignment]
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        return (_replay, (type(self), self._root_text, [str(move) for move, _ in self._history]))
+        return (replay, (type(self), self._root_text, [str(move) for move, _ in self._history]))
 
-    def _perft(self, depth: int) -> int:
+    def _perft(self, depth: int, bulk: bool) -> int:
+        if depth == 0:
+            return 1
         moves = self._generate()
-        if depth == 1:
+        if bulk and depth == 1:
             return len(moves)
         total = 0
         for move in moves:
             undo = self._make(move)
-            total += self._perft(depth - 1)
+            total += self._perft(depth - 1, bulk)
             self._unmake(move, undo)
         return total
 
 
-def _replay(cls: Type[GameT], root_text: str, moves: Sequence[str]) -> GameT:
-    game = cls.from_text(root_text)
-    for text in moves:
-        game.play(text)
-    return game
+MAX_PERFT_DEPTH = 500
+"""Deepest perft accepted, as in the C++ engine (a Geoffrey King can shuttle forever)."""
 
 
-def perft(state: Game[Any], depth: int) -> int:
+def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
     """Number of legal move sequences of ``depth`` moves from ``state`` (rules.md "Perft").
 
-    Counts nodes at the last ply without making them; ``state`` is unchanged.
-    Raises ValueError for a negative depth.
+    ``bulk`` counts the last ply's moves without making them; ``state`` is
+    unchanged. Raises TypeError for a non-Game state or a non-int depth and
+    ValueError for a depth outside 0 .. MAX_PERFT_DEPTH.
     """
-    if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, got {depth}")
-    if depth == 0:
-        return 1
-    return state.copy()._perft(depth)
+    if not isinstance(state, Game):
+        raise TypeError(f"perft needs a reference game position, got {type(state).__name__}")
+    if not isinstance(depth, int) or isinstance(depth, bool):
+        raise TypeError(f"perft depth must be an int, got {type(depth).__name__}")
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError(f"perft depth must be in 0 .. {MAX_PERFT_DEPTH}, got {depth}")
+    return state.copy()._perft(depth, bulk)

@@ -156,7 +156,7 @@ class Geoffrey(Game[GeoffreyMove]):
 
     @classmethod
     def _of_layout(cls, columns: List[List[int]], down: List[int], foundations: List[int]) -> Geoffrey:
-        game = cls()
+        game = cls.__new__(cls)
         game._columns = columns
         game._down = down
         game._foundations = foundations

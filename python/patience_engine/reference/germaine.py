@@ -166,7 +166,7 @@ class Germaine(Game[GermaineMove]):
 
     @classmethod
     def _of_grid(cls, grid: List[int], slides: int) -> Germaine:
-        game = cls()
+        game = cls.__new__(cls)
         game._grid = grid
         game._slides = slides
         game._count = CELLS - grid.count(EMPTY)

@@ -85,7 +85,7 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
 
     @classmethod
     def _of_row(cls, row: List[int]) -> RoyalMarriage:
-        game = cls()
+        game = cls.__new__(cls)
         game._row = row
         game._hash, game._canonical = game._compute_keys()
         return game
