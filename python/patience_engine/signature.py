@@ -15,10 +15,11 @@ prints it; it takes well under a second on an optimised build.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import List, NamedTuple, Tuple
 
-from . import GAMES, perft, solve
+from . import GAMES, __version__, perft, solve
 
 PERFT_DEALS = (1, 2, 3)
 """The numbered deals walked for every game."""
@@ -76,3 +77,14 @@ def signature() -> Signature:
 def format_signature(sig: Signature) -> str:
     """The text ``patience bench --signature`` prints: the lines, then ``sha256 DIGEST``."""
     return "\n".join([*sig.lines, f"sha256 {sig.digest}"])
+
+
+@functools.lru_cache(maxsize=None)
+def engine_version() -> str:
+    """``__version__`` and the first 12 hex digits of the signature's digest, e.g. ``0.1.0+b5dc639b1a2c``.
+
+    Survey rows carry it, so rows from an engine that computes differently (another
+    move generator or solver, even at the same package version) are never mixed.
+    Computed once per process (well under a second).
+    """
+    return f"{__version__}+{signature().digest[:12]}"
