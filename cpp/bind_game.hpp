@@ -112,9 +112,10 @@ void refuse_bare_new(Class& cls, std::size_t arity, const std::string& how) {
   });
 }
 
-// Registers G's move class, G's position class and perft and solve overloads on module m.
+// Registers G's move class, G's position class and perft and solve overloads on module m;
+// returns the move class, to which the game's own binding adds its properties.
 template <class G>
-void bind_game(py::module_& m, const char* doc) {
+py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   using Move = typename G::Move;
   using State = PyState<G>;
   auto text_of = [](const Move& mv) { return G::move_text(mv); };
@@ -273,6 +274,7 @@ void bind_game(py::module_& m, const char* doc) {
       },
       py::arg("state"), py::arg("node_limit"), py::arg("time_limit"), py::arg("table_bytes"),
       py::arg("pruning"));
+  return move;
 }
 
 }  // namespace pe

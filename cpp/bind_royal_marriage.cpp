@@ -1,7 +1,17 @@
-// Python binding of RoyalMarriage (see bind_game.hpp).
+// Python binding of RoyalMarriage (see bind_game.hpp), with the reference's move properties.
 #include "bind_game.hpp"
 #include "royal_marriage.hpp"
 
 namespace pe {
-void bind_royal_marriage(py::module_& m) { bind_game<RoyalMarriage>(m, RoyalMarriage::kDoc); }
+void bind_royal_marriage(py::module_& m) {
+  using Move = RoyalMarriage::Move;
+  bind_game<RoyalMarriage>(m, RoyalMarriage::kDoc)
+      .def_property_readonly(
+          "cards",
+          [](const Move& mv) -> py::tuple {
+            if (mv.second == kNoCard) return py::make_tuple(card_text(mv.first));
+            return py::make_tuple(card_text(mv.first), card_text(mv.second));
+          },
+          "The removed cards as text, left one first: ``('7S',)`` or ``('7S', 'JD')``.");
+}
 }  // namespace pe

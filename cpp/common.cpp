@@ -51,9 +51,40 @@ void shuffle(Card* list, int n, std::uint64_t seed) {
   }
 }
 
+std::string quote(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "'";
+  std::size_t chars = 0;
+  for (const char byte : text) {
+    const auto ch = static_cast<unsigned char>(byte);
+    // Only a lead byte starts a character, so the cut never splits a UTF-8 sequence.
+    if ((ch & 0xC0) != 0x80 && chars++ == kShownChars) return out + "'...";
+    switch (ch) {
+      case '\\': out += "\\\\"; break;
+      case '\'': out += "\\'"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (ch < 0x20 || ch == 0x7F) {
+          out += "\\x";
+          out += kHex[ch >> 4];
+          out += kHex[ch & 0xF];
+        } else {
+          out += byte;
+        }
+    }
+  }
+  return out + "'";
+}
+
+void move_fail(std::string_view text, std::string_view why) {
+  throw ParseError("bad move text " + quote(text) + ": " + std::string(why));
+}
+
 void parse_fail(int line, int token, std::string_view tok, std::string_view what) {
-  throw ParseError("line " + std::to_string(line) + ", token " + std::to_string(token) + " '" +
-                   std::string(tok) + "': " + std::string(what));
+  throw ParseError("line " + std::to_string(line) + ", token " + std::to_string(token) + " " +
+                   quote(tok) + ": " + std::string(what));
 }
 
 void parse_fail_line(int line, std::string_view what) {

@@ -66,7 +66,20 @@ class ParseError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// Throws ParseError "line L, token T 'tok': what" (token numbers count from 1).
+// Characters (code points) of input text an error message shows; the rest becomes "...", so a
+// huge token cannot make a huge message.
+inline constexpr std::size_t kShownChars = 40;
+
+// Input text (UTF-8) as every error message shows it, alike in the Python reference: in single
+// quotes, backslash, quote and ASCII control characters escaped as Python's repr does (a NUL
+// would end pybind11's C-string copy of the message), other characters as they are, and at most
+// kShownChars characters, cut between UTF-8 sequences, with "..." after the closing quote.
+std::string quote(std::string_view text);
+
+// Throws ParseError "bad move text 'text': why".
+[[noreturn]] void move_fail(std::string_view text, std::string_view why);
+
+// Throws ParseError "line L, token T 'tok': what" (token numbers count from 1; tok as quote() shows it).
 [[noreturn]] void parse_fail(int line, int token, std::string_view tok, std::string_view what);
 // Throws ParseError "line L: what" for a fault of a whole line.
 [[noreturn]] void parse_fail_line(int line, std::string_view what);

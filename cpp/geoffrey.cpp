@@ -44,10 +44,6 @@ int parse_column(std::string_view s) {
   return s.size() == 1 && s[0] >= '1' && s[0] <= '8' ? s[0] - '1' : -1;
 }
 
-[[noreturn]] void bad_move(std::string_view text, std::string_view why) {
-  throw ParseError("bad move text '" + std::string(text) + "': " + std::string(why));
-}
-
 }  // namespace
 
 Geoffrey Geoffrey::deal(std::uint64_t n) {
@@ -131,17 +127,19 @@ Geoffrey::Move Geoffrey::parse_move(std::string_view text) {
   const std::size_t colon = text.find(':');
   const std::size_t arrow = text.rfind('>');
   if (colon == std::string_view::npos || arrow == std::string_view::npos || arrow < colon)
-    bad_move(text, "expected source:card>destination, as in 3:9S>5 or 2:AH>F");
-  const int src = parse_column(text.substr(0, colon));
-  if (src < 0) bad_move(text, "source column must be 1..8");
-  const Card card = parse_card(text.substr(colon + 1, arrow - colon - 1));
-  if (card == kNoCard) bad_move(text, "unknown card");
+    move_fail(text, "expected source:card>destination, as in 3:9S>5 or 2:AH>F");
+  const std::string_view src_text = text.substr(0, colon);
+  const int src = parse_column(src_text);
+  if (src < 0) move_fail(text, "source column " + quote(src_text) + " is not 1..8");
+  const std::string_view card_part = text.substr(colon + 1, arrow - colon - 1);
+  const Card card = parse_card(card_part);
+  if (card == kNoCard) move_fail(text, quote(card_part) + " is not a card");
   const std::string_view dst_text = text.substr(arrow + 1);
   int dst = kFoundation;
   if (dst_text != "F") {
     dst = parse_column(dst_text);
-    if (dst < 0) bad_move(text, "destination must be a column 1..8 or F");
-    if (dst == src) bad_move(text, "source and destination are the same column");
+    if (dst < 0) move_fail(text, "destination " + quote(dst_text) + " is not 1..8 or F");
+    if (dst == src) move_fail(text, "source and destination are the same column");
   }
   return {static_cast<std::uint8_t>(src), card, static_cast<std::uint8_t>(dst)};
 }

@@ -13,11 +13,6 @@ namespace {
 
 constexpr std::string_view kAllowanceError = "slide allowance must be 0, 1 or 2";
 
-// Throws ParseError "bad move text 'text': what".
-[[noreturn]] void move_fail(std::string_view text, const std::string& what) {
-  throw ParseError("bad move text '" + std::string(text) + "': " + what);
-}
-
 // Cell index of a name a1..m4 (lowercase only: the notation is fixed); -1 when it is not one.
 int parse_cell(std::string_view name) {
   if (name.size() != 2) return -1;
@@ -107,18 +102,26 @@ Germaine Germaine::from_text(std::string_view text) {
 }
 
 Germaine::Move Germaine::parse_move(std::string_view text) {
-  if (text.size() != 5) move_fail(text, "expected two cells joined by 'x' (combine) or '-' (slide), like g3xh3");
-  const int src = parse_cell(text.substr(0, 2));
-  if (src < 0) move_fail(text, "bad cell '" + std::string(text.substr(0, 2)) + "' (columns a..m, rows 1..4)");
-  const char sep = text[2];
-  if (sep != 'x' && sep != '-')
-    move_fail(text, std::string("expected 'x' (combine) or '-' (slide) between the cells, got '") + sep + "'");
-  const int dst = parse_cell(text.substr(3, 2));
-  if (dst < 0) move_fail(text, "bad cell '" + std::string(text.substr(3, 2)) + "' (columns a..m, rows 1..4)");
+  // Byte offsets of the first six UTF-8 characters: the checks count characters, as Python does,
+  // so a non-ASCII character is never taken apart (and a long text is not scanned to its end).
+  std::size_t start[6] = {};
+  int chars = 0;
+  for (std::size_t i = 0; i < text.size() && chars < 6; ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) start[chars++] = i;
+  if (chars != 5) move_fail(text, "expected a combine 'g3xh3' or a slide 'g3-h3'");
+  const std::string_view sep = text.substr(start[2], start[3] - start[2]);
+  if (sep != "x" && sep != "-")
+    move_fail(text, "expected 'x' (combine) or '-' (slide) between the cells, got " + quote(sep));
+  const std::string_view src_name = text.substr(0, start[2]);
+  const int src = parse_cell(src_name);
+  if (src < 0) move_fail(text, "bad cell " + quote(src_name) + " (columns a..m, rows 1..4)");
+  const std::string_view dst_name = text.substr(start[3]);
+  const int dst = parse_cell(dst_name);
+  if (dst < 0) move_fail(text, "bad cell " + quote(dst_name) + " (columns a..m, rows 1..4)");
   if (!adjacent(src, dst))
     move_fail(text, "cells " + cell_name(src) + " and " + cell_name(dst) + " are not adjacent");
   return Move{static_cast<std::uint8_t>(src), static_cast<std::uint8_t>(dst),
-              sep == 'x' ? Kind::kCombine : Kind::kSlide};
+              sep == "x" ? Kind::kCombine : Kind::kSlide};
 }
 
 std::string Germaine::move_text(const Move& m) {

@@ -81,21 +81,18 @@ RoyalMarriage RoyalMarriage::from_text(std::string_view text) {
 }
 
 RoyalMarriage::Move RoyalMarriage::parse_move(std::string_view text) {
-  const auto bad = [text](const std::string& what) {
-    throw ParseError("bad move text '" + std::string(text) + "': " + what);
-  };
   constexpr std::size_t kNone = std::string_view::npos;
   const std::size_t plus = text.find('+');
   const std::string_view left = text.substr(0, plus);
   const std::string_view right = plus == kNone ? std::string_view{} : text.substr(plus + 1);
   if (left.empty() || (plus != kNone && (right.empty() || right.find('+') != kNone)))
-    bad("expected a card or two cards joined by '+'");
+    move_fail(text, "expected a card or two cards joined by '+'");
   const Card first = parse_card(left);
-  if (first == kNoCard) bad("'" + std::string(left) + "' is not a card");
+  if (first == kNoCard) move_fail(text, quote(left) + " is not a card");
   if (plus == kNone) return Move{first, kNoCard, 0};
   const Card second = parse_card(right);
-  if (second == kNoCard) bad("'" + std::string(right) + "' is not a card");
-  if (second == first) bad("the two cards are the same");
+  if (second == kNoCard) move_fail(text, quote(right) + " is not a card");
+  if (second == first) move_fail(text, "the two cards must differ");
   return Move{first, second, 0};
 }
 

@@ -13,6 +13,9 @@ class RoyalMarriageMove:
     def __init__(self, text: str) -> None: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    @property
+    def cards(self) -> Tuple[str, ...]:
+        """The removed cards as text, left one first: ``('7S',)`` or ``('7S', 'JD')``."""
 
 class RoyalMarriage:
     """A Royal Marriage position with the moves that led to it."""
@@ -53,6 +56,15 @@ class GermaineMove:
     def __init__(self, text: str) -> None: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    @property
+    def is_combine(self) -> bool:
+        """True for a combine, False for a slide."""
+    @property
+    def src(self) -> str:
+        """Name of the cell the card leaves, e.g. ``'g3'``."""
+    @property
+    def dst(self) -> str:
+        """Name of the cell the card goes to, e.g. ``'h3'``."""
 
 class Germaine:
     """A Germaine 2-Move position with the moves that led to it."""
@@ -93,6 +105,18 @@ class GeoffreyMove:
     def __init__(self, text: str) -> None: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    @property
+    def src(self) -> int:
+        """Source column, 1..8."""
+    @property
+    def card(self) -> str:
+        """The card that heads the moving group (the only card of a foundation move)."""
+    @property
+    def dst(self) -> Union[int, str]:
+        """Destination column 1..8, or ``'F'`` for the foundation."""
+    @property
+    def to_foundation(self) -> bool:
+        """True for a foundation move."""
 
 class Geoffrey:
     """A Geoffrey position with the moves that led to it."""

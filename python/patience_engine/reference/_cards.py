@@ -103,9 +103,36 @@ def zobrist_keys(seed: int, count: int) -> List[int]:
     return [rng.next() for _ in range(count)]
 
 
+SHOWN_CHARS = 40
+"""Characters of input text an error message shows; the rest becomes ``...``."""
+
+_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def quote(text: str) -> str:
+    r"""Input text as every error message shows it, exactly as the C++ engine does.
+
+    In single quotes; backslash, quote and ASCII control characters escaped as
+    ``repr`` does (a NUL would cut the C++ message); other characters as they
+    are; at most SHOWN_CHARS characters, then ``...`` after the closing quote.
+
+    >>> print(quote("7S\x00"), quote("it's"), quote("Q" * 41)[-6:])
+    '7S\x00' 'it\'s' QQ'...
+    """
+    shown = "".join(
+        _ESCAPES.get(ch) or (f"\\x{ord(ch):02x}" if ch < " " or ch == "\x7f" else ch) for ch in text[:SHOWN_CHARS]
+    )
+    return f"'{shown}'" + ("..." if len(text) > SHOWN_CHARS else "")
+
+
+def move_fail(text: str, why: str) -> NoReturn:
+    """Raise ValueError ``bad move text 'text': why``."""
+    raise ValueError(f"bad move text {quote(text)}: {why}")
+
+
 def parse_fail(line: int, token: int, text: str, what: str) -> NoReturn:
-    """Raise ValueError ``line L, token T 'text': what`` (numbers count from 1)."""
-    raise ValueError(f"line {line}, token {token} '{text}': {what}")
+    """Raise ValueError ``line L, token T 'text': what`` (numbers count from 1; text as quote shows it)."""
+    raise ValueError(f"line {line}, token {token} {quote(text)}: {what}")
 
 
 def parse_fail_line(line: int, what: str) -> NoReturn:

@@ -27,10 +27,12 @@ from ._cards import (
     RANKS,
     SUITS,
     card_text,
+    move_fail,
     parse_card,
     parse_fail,
     parse_fail_line,
     parse_rank,
+    quote,
     shuffle,
     split_lines,
     zobrist_keys,
@@ -69,21 +71,21 @@ class GeoffreyMove(Move):
         src_text, colon, rest = text.partition(":")
         card_part, arrow, dst_text = rest.rpartition(">")
         if not colon or not arrow:
-            raise ValueError(f"bad move text {text!r}: expected 'column:card>column' or 'column:card>F'")
+            move_fail(text, "expected source:card>destination, as in 3:9S>5 or 2:AH>F")
         if len(src_text) != 1 or src_text not in "12345678":
-            raise ValueError(f"bad move text {text!r}: source column {src_text!r} is not 1..8")
+            move_fail(text, f"source column {quote(src_text)} is not 1..8")
         card = parse_card(card_part)
         if card < 0:
-            raise ValueError(f"bad move text {text!r}: {card_part!r} is not a card")
+            move_fail(text, f"{quote(card_part)} is not a card")
         if dst_text == "F":
             dst = FOUNDATION
         elif len(dst_text) == 1 and dst_text in "12345678":
             dst = int(dst_text) - 1
         else:
-            raise ValueError(f"bad move text {text!r}: destination {dst_text!r} is not 1..8 or F")
+            move_fail(text, f"destination {quote(dst_text)} is not 1..8 or F")
         src = int(src_text) - 1
         if src == dst:
-            raise ValueError(f"bad move text {text!r}: source and destination are the same column")
+            move_fail(text, "source and destination are the same column")
         return src, card, dst
 
     def __str__(self) -> str:

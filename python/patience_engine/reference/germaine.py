@@ -20,7 +20,17 @@ from __future__ import annotations
 from typing import List, Tuple
 
 from ._base import Game, Move
-from ._cards import card_text, parse_card, parse_fail, parse_fail_line, shuffle, split_lines, zobrist_keys
+from ._cards import (
+    card_text,
+    move_fail,
+    parse_card,
+    parse_fail,
+    parse_fail_line,
+    quote,
+    shuffle,
+    split_lines,
+    zobrist_keys,
+)
 
 __all__ = ["Germaine", "GermaineMove"]
 
@@ -87,7 +97,7 @@ def cell_name(cell: int) -> str:
 
 def _parse_cell(text: str, name: str) -> int:
     if len(name) != 2 or name[0] not in _COLUMN_LETTERS or name[1] not in "1234":
-        raise ValueError(f"bad move text {text!r}: bad cell {name!r} (a1 .. m4)")
+        move_fail(text, f"bad cell {quote(name)} (columns a..m, rows 1..4)")
     return _cell(int(name[1]) - 1, _COLUMN_LETTERS.index(name[0]))
 
 
@@ -105,12 +115,14 @@ class GermaineMove(Move):
 
     @staticmethod
     def _parse(text: str) -> Tuple[str, int, int]:
-        if len(text) != 5 or text[2] not in (COMBINE, SLIDE):
-            raise ValueError(f"bad move text {text!r}: expected a combine 'g3xh3' or a slide 'g3-h3'")
+        if len(text) != 5:
+            move_fail(text, "expected a combine 'g3xh3' or a slide 'g3-h3'")
+        if text[2] not in (COMBINE, SLIDE):
+            move_fail(text, f"expected 'x' (combine) or '-' (slide) between the cells, got {quote(text[2])}")
         src = _parse_cell(text, text[:2])
         dst = _parse_cell(text, text[3:])
         if dst not in _NEIGHBOURS[src]:
-            raise ValueError(f"bad move text {text!r}: cells {text[:2]} and {text[3:]} are not adjacent")
+            move_fail(text, f"cells {text[:2]} and {text[3:]} are not adjacent")
         return text[2], src, dst
 
     def __str__(self) -> str:

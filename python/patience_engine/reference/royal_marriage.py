@@ -14,7 +14,17 @@ from __future__ import annotations
 from typing import List, Tuple
 
 from ._base import Game, Move
-from ._cards import card_text, parse_card, parse_fail, parse_fail_line, shuffle, split_lines, zobrist_keys
+from ._cards import (
+    card_text,
+    move_fail,
+    parse_card,
+    parse_fail,
+    parse_fail_line,
+    quote,
+    shuffle,
+    split_lines,
+    zobrist_keys,
+)
 
 __all__ = ["RoyalMarriage", "RoyalMarriageMove"]
 
@@ -42,16 +52,16 @@ class RoyalMarriageMove(Move):
     @staticmethod
     def _parse(text: str) -> Tuple[int, ...]:
         parts = text.split("+")
-        if len(parts) > 2:
-            raise ValueError(f"bad move text {text!r}: expected a card or two cards joined by '+'")
+        if len(parts) > 2 or "" in parts:
+            move_fail(text, "expected a card or two cards joined by '+'")
         cards = []
         for part in parts:
             card = parse_card(part)
             if card < 0:
-                raise ValueError(f"bad move text {text!r}: {part!r} is not a card")
+                move_fail(text, f"{quote(part)} is not a card")
             cards.append(card)
         if len(cards) == 2 and cards[0] == cards[1]:
-            raise ValueError(f"bad move text {text!r}: the two cards must differ")
+            move_fail(text, "the two cards must differ")
         return tuple(cards)
 
     def __str__(self) -> str:

@@ -1,0 +1,181 @@
+"""Both implementations read move texts alike and give moves the same properties.
+
+Every move text, good or bad, must give the same move (same ``str``) or the same
+exception type and message, whether it goes through ``parse_move``, ``is_legal``
+or ``play``; the move properties must agree, values and types.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, List, Tuple
+
+import pytest
+
+from conftest import GAME_NAMES, game_class
+
+PROPERTIES = {
+    "royal-marriage": ["cards"],
+    "germaine": ["is_combine", "src", "dst"],
+    "geoffrey": ["src", "card", "dst", "to_foundation"],
+}
+# Characters a mutation inserts: notation pieces, out-of-range digits, other case, white space,
+# control characters (NUL cut C++ messages) and non-ASCII text (it was cut mid-character).
+ALPHABET = list("0123456789:>+x-FfAaTtJjQqKkSsHhDdCcmnz ()'\\") + [
+    "\t", "\n", "\r", "\x00", "\x1b", "\x7f", "\u00e9", "\u2665", "\u2660", "\u2663", "\u00a0", "\u200b",
+    "\U0001f0a1", "10",
+]
+
+
+def random_position(game: str, rng: random.Random) -> Any:
+    """A reference position a random walk of up to 40 moves from a random deal."""
+    state = game_class("reference", game).deal(rng.randrange(2**64))
+    for _ in range(rng.randrange(40)):
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state.play(rng.choice(moves))
+    return state
+
+
+def random_notation(game: str, rng: random.Random) -> str:
+    """Well-formed-looking notation, mostly not legal: any cards, cells or columns (some out of range)."""
+    def card() -> str:
+        return rng.choice("A23456789TJQK") + rng.choice("CDHS")
+
+    if game == "royal-marriage":
+        return card() if rng.random() < 0.5 else f"{card()}+{card()}"
+    if game == "germaine":
+        def cell() -> str:
+            return rng.choice("abcdefghijklmn") + rng.choice("012345")
+
+        return cell() + rng.choice("x-") + cell()
+    return f"{rng.randrange(10)}:{card()}>{rng.choice('0123456789F')}"
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """The text with one to three random edits (drop, insert, change, case, white space, join...)."""
+    for _ in range(rng.randrange(1, 4)):
+        i = rng.randrange(len(text) + 1)
+        kind = rng.randrange(9)
+        if kind == 0 and text:
+            text = text[: min(i, len(text) - 1)] + text[min(i, len(text) - 1) + 1 :]
+        elif kind == 1:
+            text = text[:i] + rng.choice(ALPHABET) + text[i:]
+        elif kind == 2 and text:
+            j = min(i, len(text) - 1)
+            text = text[:j] + rng.choice(ALPHABET) + text[j + 1 :]
+        elif kind == 3:
+            text = rng.choice([str.upper, str.lower, str.swapcase])(text)
+        elif kind == 4:
+            text = rng.choice([" ", "\t", "\n", ""]) + text + rng.choice([" ", "\n", "\r\n", ""])
+        elif kind == 5:
+            text = text + rng.choice(["+", ":", ">", "x", "-", " ", ","]) + text
+        elif kind == 6:
+            text = text[:i] + rng.choice(["0", "9", "13", "00", "-1", "10", "F", "f"]) + text[i:]
+        elif kind == 7:
+            text = text * rng.randrange(2, 30)
+        elif kind == 8:
+            text = "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(8)))
+    return text
+
+
+def outcome(action: Callable[[], Any]) -> Tuple[str, str]:
+    """("ok", result) or (exception type name, message) of an action."""
+    try:
+        return "ok", str(action())
+    except Exception as error:  # noqa: BLE001 - any difference in exception type is a finding
+        return type(error).__name__, str(error)
+
+
+def outcomes(impl: str, game: str, position: str, text: str) -> List[Tuple[str, str]]:
+    """What parse_move, Move(), is_legal and play make of a move text in one implementation."""
+    cls = game_class(impl, game)
+    state = cls.from_text(position)
+
+    def play() -> str:
+        state.play(text)
+        return state.to_text()
+
+    return [
+        outcome(lambda: cls.parse_move(text)),
+        outcome(lambda: cls.Move(text)),
+        outcome(lambda: state.is_legal(text)),
+        outcome(play),
+    ]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_move_texts_are_read_alike(game: str) -> None:
+    rng = random.Random(f"moves {game}")
+    accepted = refused = 0
+    for _ in range(120):
+        position = random_position(game, rng)
+        moves = [str(move) for move in position.legal_moves()]
+        for _ in range(25):
+            text = rng.choice(moves) if moves and rng.random() < 0.6 else random_notation(game, rng)
+            if rng.random() < 0.7:
+                text = mutate(text, rng)
+            cpp = outcomes("cpp", game, position.to_text(), text)
+            ref = outcomes("reference", game, position.to_text(), text)
+            assert cpp == ref, f"move text {text!r} on {position.to_text()!r}"
+            accepted += cpp[0][0] == "ok"
+            refused += cpp[0][0] != "ok"
+    assert accepted > 300 and refused > 1000, "the mutations must make both good and bad texts"
+
+
+BAD_TEXTS = [
+    ("geoffrey", "0:9S>5", "bad move text '0:9S>5': source column '0' is not 1..8"),
+    ("geoffrey", "1:9S>9", "bad move text '1:9S>9': destination '9' is not 1..8 or F"),
+    ("geoffrey", "1:9X>2", "bad move text '1:9X>2': '9X' is not a card"),
+    ("germaine", "G3xH3", "bad move text 'G3xH3': bad cell 'G3' (columns a..m, rows 1..4)"),
+    ("germaine", "a1\u00e9b", "bad move text 'a1\u00e9b': expected a combine 'g3xh3' or a slide 'g3-h3'"),
+    ("germaine", "a1\u00e9b1", "bad move text 'a1\u00e9b1': expected 'x' (combine) or '-' (slide) between the "
+     "cells, got '\u00e9'"),
+    ("royal-marriage", "7S+7S", "bad move text '7S+7S': the two cards must differ"),
+    ("royal-marriage", "z\n", "bad move text 'z\\n': 'z\\n' is not a card"),
+    ("royal-marriage", "7S\x00", "bad move text '7S\\x00': '7S\\x00' is not a card"),
+    ("royal-marriage", "it's", "bad move text 'it\\'s': 'it\\'s' is not a card"),
+    ("royal-marriage", "\u2665" * 50, "bad move text '" + "\u2665" * 40 + "'...: '" + "\u2665" * 40
+     + "'... is not a card"),
+]
+
+
+@pytest.mark.parametrize("impl", ["cpp", "reference"])
+@pytest.mark.parametrize(("game", "text", "message"), BAD_TEXTS)
+def test_bad_move_messages(impl: str, game: str, text: str, message: str) -> None:
+    with pytest.raises(ValueError) as error:
+        game_class(impl, game).parse_move(text)
+    assert str(error.value) == message
+
+
+@pytest.mark.parametrize("impl", ["cpp", "reference"])
+def test_position_tokens_are_escaped_and_shortened(impl: str) -> None:
+    cls = game_class(impl, "royal-marriage")
+    with pytest.raises(ValueError) as error:
+        cls.from_text("QH 7S\x00 KH")
+    assert str(error.value) == "line 1, token 2 '7S\\x00': unknown card"
+    with pytest.raises(ValueError) as error:
+        cls.from_text("QH 7S " + "\u00e9" * 10**6 + "\x01 KH")
+    assert str(error.value) == "line 1, token 3 '" + "\u00e9" * 40 + "'...: unknown card"
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_move_properties_agree(game: str) -> None:
+    rng = random.Random(f"properties {game}")
+    names = PROPERTIES[game]
+    seen = set()
+    for _ in range(300):
+        ref_state = random_position(game, rng)
+        cpp_state = game_class("cpp", game).from_text(ref_state.to_text())
+        ref_moves = {str(move): move for move in ref_state.legal_moves()}
+        cpp_moves = {str(move): move for move in cpp_state.legal_moves()}
+        assert cpp_moves.keys() == ref_moves.keys()
+        for text, cpp_move in cpp_moves.items():
+            for name in names:
+                cpp_value, ref_value = getattr(cpp_move, name), getattr(ref_moves[text], name)
+                assert (type(cpp_value), cpp_value) == (type(ref_value), ref_value), f"{text}.{name}"
+                seen.add((name, type(ref_value)))
+    # Every property was met with each of its value types (Geoffrey's dst: a column and 'F').
+    expected = {"geoffrey": 5, "germaine": 3, "royal-marriage": 1}[game]
+    assert len(seen) == expected, seen
