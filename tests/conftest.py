@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Tuple
+import signal
+import subprocess
+import time
+from typing import Any, Callable, Dict, List, NamedTuple, Tuple
 
 import pytest
 
@@ -41,3 +44,32 @@ def perft_of(impl: str) -> Callable[[Any, int], int]:
 def sorted_moves(state: Any) -> list:
     """The legal moves of a position as sorted texts."""
     return sorted(str(move) for move in state.legal_moves())
+
+
+class Interrupted(NamedTuple):
+    """What a child process did after Ctrl-C: exit code, output after the first line, seconds to exit."""
+
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def interrupt_after_first_line(command: List[str], delay: float = 0.5) -> Interrupted:
+    """Run ``command``, wait for its first line of output and ``delay`` seconds more, send SIGINT.
+
+    The child gets the default SIGINT disposition (a shell may have started this run with SIGINT
+    ignored, which Python would inherit and keep), and is killed if it has not exited 10 s later.
+    """
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) as child:
+        assert child.stdout is not None and child.stderr is not None
+        try:
+            child.stdout.readline()
+            time.sleep(delay)
+            sent = time.perf_counter()
+            child.send_signal(signal.SIGINT)
+            code = child.wait(timeout=10)
+            return Interrupted(code, child.stdout.read(), child.stderr.read(), time.perf_counter() - sent)
+        finally:
+            child.kill()

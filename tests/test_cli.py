@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Dict, List
 
 import pytest
 
 from patience_engine import reference
+from conftest import interrupt_after_first_line
 from patience_engine.cli import main
 from test_rules import GERMAINE_DEAL_1
 
@@ -110,14 +109,8 @@ def test_solve_bad_arguments_exit_2(argv: List[str], capsys: pytest.CaptureFixtu
 
 
 def test_solve_ctrl_c_exits_130() -> None:
-    command = [sys.executable, "-m", "patience_engine.cli", "solve", "germaine", "1"]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as child:
-        assert child.stdout is not None and child.stderr is not None
-        assert child.stdout.readline() == "Germaine 2-Move, deal 1\n"
-        time.sleep(0.3)  # into the search, which runs far longer unlimited
-        child.send_signal(signal.SIGINT)
-        assert child.wait(timeout=10) == 130
-        assert "interrupted" in child.stderr.read()
+    result = interrupt_after_first_line([sys.executable, "-m", "patience_engine.cli", "solve", "germaine", "1"], 0.3)
+    assert result.code == 130 and "interrupted" in result.stderr
 
 
 def test_perft_reads_stdin_once_for_both_implementations() -> None:

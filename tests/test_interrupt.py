@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import signal
-import subprocess
 import sys
 import threading
 import time
 
 import patience_engine
+from conftest import interrupt_after_first_line
 
 LONG_PERFT = """
 import sys, patience_engine
@@ -23,16 +22,9 @@ except KeyboardInterrupt:
 
 
 def test_ctrl_c_stops_perft_within_a_second() -> None:
-    with subprocess.Popen([sys.executable, "-c", LONG_PERFT], stdout=subprocess.PIPE, text=True) as child:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(0.5)
-        sent = time.perf_counter()
-        child.send_signal(signal.SIGINT)
-        code = child.wait(timeout=10)
-        elapsed = time.perf_counter() - sent
-        assert code == 3 and child.stdout.read().strip() == "interrupted"
-    assert elapsed < 1.0
+    result = interrupt_after_first_line([sys.executable, "-c", LONG_PERFT])
+    assert (result.code, result.stdout.strip()) == (3, "interrupted")
+    assert result.seconds < 1.0
 
 
 def test_perft_releases_the_gil() -> None:

@@ -8,8 +8,6 @@ small positions, and must not change with the table size or with pruning off.
 from __future__ import annotations
 
 import random
-import signal
-import subprocess
 import sys
 import time
 from typing import Any, Dict, List, Tuple
@@ -17,6 +15,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 import patience_engine
+from conftest import interrupt_after_first_line
 from patience_engine import DEFAULT_TABLE_BYTES, Solution, reference, solve
 
 TABLES = [0, 4096, DEFAULT_TABLE_BYTES]
@@ -249,13 +248,6 @@ except KeyboardInterrupt:
 
 
 def test_ctrl_c_stops_solve_within_a_second() -> None:
-    with subprocess.Popen([sys.executable, "-c", LONG_SOLVE], stdout=subprocess.PIPE, text=True) as child:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(0.5)
-        sent = time.perf_counter()
-        child.send_signal(signal.SIGINT)
-        code = child.wait(timeout=10)
-        elapsed = time.perf_counter() - sent
-        assert code == 3 and child.stdout.read().strip() == "interrupted"
-    assert elapsed < 1.0
+    result = interrupt_after_first_line([sys.executable, "-c", LONG_SOLVE])
+    assert (result.code, result.stdout.strip()) == (3, "interrupted")
+    assert result.seconds < 1.0
