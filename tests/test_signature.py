@@ -73,3 +73,14 @@ def test_cli_prints_signature(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == f"sha256 {PINNED_DIGEST}"
     assert out[:-1] == EXPECTED_LINES
+
+
+def test_engine_version_is_per_game() -> None:
+    from patience_engine import __version__
+    from patience_engine.signature import engine_version
+
+    versions = {game: engine_version(game) for game in ("royal-marriage", "germaine", "geoffrey")}
+    assert all(v.startswith(__version__ + "+") and len(v) == len(__version__) + 13 for v in versions.values())
+    assert len(set(versions.values())) == 3
+    with pytest.raises(KeyError):
+        engine_version("chess")

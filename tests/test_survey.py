@@ -64,7 +64,7 @@ def test_rows_are_the_solver_results_and_a_rerun_skips_them(tmp_path: Path, monk
     for row in rows:
         assert row == survey.solve_deal("royal-marriage", row.deal, NODE_LIMIT, TABLE_BYTES)._replace(
             seconds=row.seconds)
-        assert (row.engine_version, row.node_limit, row.table_bytes) == (engine_version(), NODE_LIMIT, TABLE_BYTES)
+        assert (row.engine_version, row.node_limit, row.table_bytes) == (engine_version(row.game), NODE_LIMIT, TABLE_BYTES)
 
     solved: List[int] = []
     real = survey.solve_deal
@@ -114,7 +114,7 @@ def test_mismatched_limits_are_kept_apart(tmp_path: Path, capsys: pytest.Capture
     other = dict(SETTINGS, node_limit=NODE_LIMIT // 2)
     run = survey.run_survey("royal-marriage", range(1, 4), db=str(db), jobs=1, **other)
     assert (run.solved, run.skipped) == (3, 0), "rows of another node limit are not taken as done"
-    assert run.other_settings == (("royal-marriage", engine_version(), NODE_LIMIT, TABLE_BYTES),)
+    assert run.other_settings == (("royal-marriage", engine_version("royal-marriage"), NODE_LIMIT, TABLE_BYTES),)
     summaries = survey.summarize(survey.read_rows(str(db)))
     assert [(s.node_limit, s.deals) for s in summaries] == [(NODE_LIMIT // 2, 3), (NODE_LIMIT, 3)]
 

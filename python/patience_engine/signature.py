@@ -80,11 +80,16 @@ def format_signature(sig: Signature) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def engine_version() -> str:
-    """``__version__`` and the first 12 hex digits of the signature's digest, e.g. ``0.1.0+b5dc639b1a2c``.
+def engine_version(game: str) -> str:
+    """``__version__`` and 12 hex digits of a digest of ``game``'s signature lines, e.g. ``0.1.0+b5dc639b1a2c``.
 
-    Survey rows carry it, so rows from an engine that computes differently (another
-    move generator or solver, even at the same package version) are never mixed.
-    Computed once per process (well under a second).
+    Survey rows carry it, so rows from an engine that computes ``game`` differently
+    (another move generator or solver, even at the same package version) are
+    never mixed, while a change to another game's solver leaves it alone.
+    Computed once per process and game (well under a second). Raises KeyError
+    for an unknown game.
     """
-    return f"{__version__}+{signature().digest[:12]}"
+    lines = [line for line in signature().lines if line.split()[1] == game]
+    if not lines:
+        raise KeyError(game)
+    return f"{__version__}+{digest(lines)[:12]}"

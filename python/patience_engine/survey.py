@@ -6,9 +6,9 @@ its deal finishes (WAL journal, ``synchronous=FULL``), so a survey killed at
 any moment, ``kill -9`` included, loses at most the deals being solved.
 
 Rows are keyed by game, engine version, node limit, table size and deal. The
-engine version is the package version plus the bench signature's digest
-(``signature.engine_version``), so it changes whenever what the engine
-computes changes.
+engine version is the package version plus a digest of the game's lines of the
+bench signature (``signature.engine_version``), so it changes whenever what
+the engine computes for that game changes.
 Running again with the same settings skips the deals already stored; running
 with another node limit, table size or engine version adds rows under their
 own key beside the old ones, never mixing them: ``summarize`` and the
@@ -145,7 +145,7 @@ def solve_deal(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
     cls: Any = GAMES[game]
     solution = solve(cls.deal(deal), node_limit=node_limit, table_bytes=table_bytes)
     return Row(game, deal, solution.status, solution.score, solution.nodes, solution.seconds,
-               solution.text, solution.proven, engine_version(), node_limit, table_bytes)
+               solution.text, solution.proven, engine_version(game), node_limit, table_bytes)
 
 
 def _check_header(path: str) -> None:
@@ -309,9 +309,9 @@ def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes
                 lambda deal: client.submit(solve_deal, game, deal, node_limit, table_bytes, pure=False),
                 lambda pending: distributed.wait(pending, return_when="FIRST_COMPLETED"),
                 deals, max(2 * threads, 4)):
-            if row.engine_version != engine_version():
+            if row.engine_version != engine_version(game):
                 raise ValueError(f"the Dask workers run patience-engine {row.engine_version}, this process "
-                                 f"{engine_version()}: install the same engine on both")
+                                 f"{engine_version(game)}: install the same engine on both")
             yield row
 
 
@@ -340,7 +340,7 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         raise ValueError(f"jobs must be >= 1, got {jobs}")
     connection = open_database(db, create=True)
     try:
-        settings = (game, engine_version(), node_limit, table_bytes)
+        settings = (game, engine_version(game), node_limit, table_bytes)
         done = _done_deals(connection, settings, deals)
         todo = (deal for deal in deals if deal not in done)
         if scheduler is not None:
