@@ -16,6 +16,8 @@ QH 3C 3S KH
 (1, False)
 """
 
+from typing import Any, Dict
+
 from ._core import (
     BUILD_TYPE,
     MAX_PERFT_DEPTH,
@@ -35,7 +37,7 @@ from . import reference as _reference
 from .reference import pysol as _pysol
 from .solver import DEFAULT_TABLE_BYTES, Solution, solve
 
-GAMES = {"royal-marriage": RoyalMarriage, "germaine": Germaine, "geoffrey": Geoffrey}
+GAMES: Dict[str, Any] = {"royal-marriage": RoyalMarriage, "germaine": Germaine, "geoffrey": Geoffrey}
 """The C++ game classes by their command-line names."""
 
 # PySolFC game numbers and pictures are pure Python, shared with the reference

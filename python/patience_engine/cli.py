@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from tqdm import tqdm
 
@@ -26,7 +26,10 @@ from . import signature
 GAME_TITLES = {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move", "geoffrey": "Geoffrey"}
 # Depths at which the reference needs a few seconds a game on deal 1 (used by `perft all`).
 DEFAULT_DEPTHS = {"royal-marriage": 5, "germaine": 4, "geoffrey": 8}
-IMPLEMENTATIONS = {"cpp": (GAMES, perft), "reference": (reference.GAMES, reference.perft)}
+IMPLEMENTATIONS: Dict[str, Tuple[Dict[str, Any], Callable[..., int]]] = {
+    "cpp": (GAMES, perft),
+    "reference": (reference.GAMES, reference.perft),
+}
 
 
 def _deal_number(text: str) -> int:

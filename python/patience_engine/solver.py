@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Literal, Optional, Tuple, Union
+from typing import Any, Literal, Optional, Tuple, Union, cast
 
 from . import _core
 
@@ -105,4 +105,4 @@ def solve(
         state, node_limit, None if time_limit is None else float(time_limit), table_bytes, pruning
     )
     seconds = time.perf_counter() - start
-    return Solution(status, tuple(moves), score, nodes, seconds, proven)
+    return Solution(cast(Status, status), tuple(moves), score, nodes, seconds, proven)

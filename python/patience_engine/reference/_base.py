@@ -52,7 +52,7 @@ class Move:
         return f"{type(self).__name__}({str(self)!r})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._key == self._key  # type: ignore[attr-defined]
+        return isinstance(other, type(self)) and type(other) is type(self) and other._key == self._key
 
     def __hash__(self) -> int:
         return hash(self._key)
@@ -196,7 +196,7 @@ class Game(Generic[MoveT]):
         return self.copy()
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._position() == self._position()  # type: ignore[attr-defined]
+        return isinstance(other, type(self)) and type(other) is type(self) and other._position() == self._position()
 
     __hash__ = None  # type: ignore[assignment]
 
