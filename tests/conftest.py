@@ -55,14 +55,20 @@ class Interrupted(NamedTuple):
     seconds: float
 
 
+def _child_defaults() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.alarm(60)
+
+
 def interrupt_after_first_line(command: List[str], delay: float = 0.5) -> Interrupted:
     """Run ``command``, wait for its first line of output and ``delay`` seconds more, send SIGINT.
 
     The child gets the default SIGINT disposition (a shell may have started this run with SIGINT
-    ignored, which Python would inherit and keep), and is killed if it has not exited 10 s later.
+    ignored, which Python would inherit and keep), is killed if it has not exited 10 s later, and
+    carries a 60 s alarm so that nothing, not even a stray child, can outlive a failed test for long.
     """
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) as child:
+                          preexec_fn=_child_defaults) as child:
         assert child.stdout is not None and child.stderr is not None
         try:
             child.stdout.readline()
