@@ -50,14 +50,24 @@ def _pysol_number(text: str) -> str:
     return text
 
 
-def _depth(text: str) -> int:
-    try:
-        depth = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"depth must be an integer, got {text!r}") from None
-    if not 0 <= depth <= reference.MAX_PERFT_DEPTH:
-        raise argparse.ArgumentTypeError(f"depth must be in 0 .. {reference.MAX_PERFT_DEPTH}, got {depth}")
-    return depth
+def _int_in(low: int, high: Optional[int], what: str) -> Callable[[str], int]:
+    """An argparse type: an integer in low .. high (no upper bound when high is None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be an integer, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"in {low} .. {high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"{what} must be {bounds}, got {value}")
+        return value
+
+    return parse
+
+
+_depth = _int_in(0, reference.MAX_PERFT_DEPTH, "depth")
+_positive_int = _int_in(1, None, "the value")
 
 
 def _read_text(path: str) -> str:
@@ -207,16 +217,6 @@ def cmd_show(args: argparse.Namespace) -> int:
 def _add_pysol_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pysol", type=_pysol_number, metavar="P",
                         help="PySolFC game number P instead of N (royal-marriage, geoffrey; 'ms' prefix allowed)")
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
 
 
 def _positive_float(text: str) -> float:
