@@ -161,7 +161,7 @@ struct Germaine {
   // Number of legal moves, without listing them (perft's bulk count, is_over).
   int count_moves() const {
     using namespace germaine_detail;
-    int n = 2 * (popcount(combine_right()) + popcount(combine_down()));
+    const int n = count_combines();
     if (allowance_ == 0) return n;
     const Bitboard empty = ~occupied_ & kFull;
     return n + popcount(empty & right(occupied_)) + popcount(empty & left(occupied_)) +
@@ -243,6 +243,15 @@ struct Germaine {
   Card cell(int index) const { return cells_[index]; }
   // Slides still allowed (0, 1 or 2).
   int allowance() const { return allowance_; }
+  // Cells holding a card (solver heuristics read the bitboards rather than rebuild them).
+  Bitboard occupied() const { return occupied_; }
+  // Cells whose top card has rank index k (0: Ace .. 12: King).
+  Bitboard rank_cells(int k) const { return ranks_[k]; }
+  // Number of legal combines (count_moves() without the slides).
+  int count_combines() const {
+    using namespace germaine_detail;
+    return 2 * (popcount(combine_right()) + popcount(combine_down()));
+  }
 
   // Same cards in the same cells and the same allowance.
   bool operator==(const Germaine& o) const {

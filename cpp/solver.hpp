@@ -403,18 +403,37 @@ struct SolverRules<Germaine> {
     return kDeck - 1 + (32 - __builtin_clz(ranks));
   }
 
-  // Combines before slides, a high card moved and a low card covered first (they keep high
-  // cards for the last one). Independent slides played in either order reach the same position,
-  // which the table answers the second time.
-  int order(const G& g, G::Move* out, bool) const {
-    const int n = g.generate(out);
+  // The moves to search, best first: by the child's partnered() (most cards keeping a partner in
+  // reach), then combines before slides, a high card moved and a low card covered first (they
+  // keep high cards for the last one); ties in generation order. Keeping the cards together is
+  // what wins: a plain combines-first order strands cards one by one and never gets back up the
+  // tree to undo it. Independent slides played in either order reach the same position, which the
+  // table answers the second time.
+  // Pruning rule (pruning=true): a slide that spends the last unit of allowance and leaves no
+  // combine is skipped. Why it is safe: its child has no legal move and the same cards as g, so
+  // its value is 52 minus g's cards left (two or more: g is not a goal). Every line from g ends
+  // with no more cards than g has (with one card, above 51), so the best value below g is at
+  // least that much; when every move of g is skipped, g itself counts as the dead end
+  // (search() scores a position with no move to search), with that same value.
+  int order(G& g, G::Move* out, bool pruning) const {
+    G::Move moves[G::kMaxMoves];
+    const int n = g.generate(moves);
     int priority[G::kMaxMoves];
-    for (int i = 0; i < n; ++i)
-      priority[i] = out[i].kind == G::Kind::kCombine
-                        ? 32 + 2 * rank_of(g.cell(out[i].src)) - rank_of(g.cell(out[i].dst))
-                        : 0;
-    sort_moves(out, priority, n);
-    return n;
+    int kept = 0;
+    for (int i = 0; i < n; ++i) {
+      const G::Move m = moves[i];
+      const bool combine = m.kind == G::Kind::kCombine;
+      const int style = combine ? 32 + 2 * rank_of(g.cell(m.src)) - rank_of(g.cell(m.dst)) : 0;
+      const G::Undo u = g.make(m);
+      const bool skip = pruning && !combine && g.allowance() == 0 && g.count_combines() == 0;
+      if (!skip) {
+        priority[kept] = 64 * partnered(g) + style;
+        out[kept++] = m;
+      }
+      g.unmake(m, u);
+    }
+    sort_moves(out, priority, kept);
+    return kept;
   }
 
   // Plays m, noting the card a combine covers.
@@ -429,6 +448,20 @@ struct SolverRules<Germaine> {
   }
 
  private:
+  // Cards with a near-ranked card at most three steps away (cards in between not counted as
+  // obstacles): pairs that two slides and a combine may still join. A heuristic for order(),
+  // never a bound: allowance won by combines elsewhere can walk any card anywhere.
+  static int partnered(const G& g) {
+    using namespace germaine_detail;
+    int n = 0;
+    for (int k = 0; k < kRanks; ++k) {
+      Bitboard near =
+          g.rank_cells(k == kRanks - 1 ? 0 : k + 1) | g.rank_cells(k == 0 ? kRanks - 1 : k - 1);
+      for (int step = 0; step < 3; ++step) near |= left(near) | right(near) | up(near) | down(near);
+      n += popcount(g.rank_cells(k) & near);
+    }
+    return n;
+  }
   void add(Card c) {
     const int k = rank_of(c) - 1;
     if (count_[k]++ == 0) present_ |= 1u << k;

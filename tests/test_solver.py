@@ -176,6 +176,14 @@ def test_germaine_deal_line_replays_to_its_score() -> None:
     assert replay("germaine", 1, solution).score == solution.score > 26
 
 
+def test_germaine_full_deal_one_card_finish_replays() -> None:
+    # Deal 96: the move order finds a one-card finish (a 6 left) just inside 10^6 nodes.
+    solution = solve(patience_engine.Germaine.deal(96), node_limit=1_000_000)
+    assert solution.status == "won" and not solution.proven and solution.score == 58
+    end = replay("germaine", 96, solution)
+    assert end.is_won and end.score == 58
+
+
 def test_same_position_and_limit_give_the_same_search() -> None:
     for game in patience_engine.GAMES:
         runs = [solve(patience_engine.GAMES[game].deal(11), node_limit=20_000) for _ in range(2)]

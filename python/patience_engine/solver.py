@@ -74,6 +74,13 @@ def solve(
     depend on ``table_bytes`` or ``pruning`` (False turns the games' pruning
     rules off, to check them), only the effort does.
 
+    Germaine's search is the same complete maximiser ("lost" is a proof that
+    no line leaves one card), but it tries first the moves that leave the
+    most cards with a near-ranked card within three steps. On full deals it
+    finds a one-card finish for some within a few million nodes, and can
+    prove neither a loss nor that a finish is the best: expect ``"won"`` or
+    ``"unknown"`` there, never a ``"lost"`` short of an exhaustive search.
+
     ``node_limit``: positions expanded at most (int >= 1, or None for no limit).
     ``time_limit``: seconds (float > 0, or None); checked about every 50 ms,
     so the search may run a little past it. Either limit gives status
