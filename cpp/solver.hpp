@@ -32,6 +32,13 @@ namespace pe {
 template <class G>
 struct SolverRules;
 
+// make/unmake for rules that keep no state of their own: the position's own.
+template <class G>
+struct PlainMoves {
+  static typename G::Undo make(G& g, const typename G::Move& m) { return g.make(m); }
+  static void unmake(G& g, const typename G::Move& m, const typename G::Undo& u) { g.unmake(m, u); }
+};
+
 // Outcome of a solve: a winning line found, no line wins (proven), or a limit stopped it first.
 enum class SolveStatus { kWon, kLost, kUnknown };
 
@@ -274,7 +281,7 @@ void sort_moves(Move* moves, int* priority, int n) {
 
 // Royal Marriage: the row is the whole state; no pruning rule (pruning changes nothing).
 template <>
-struct SolverRules<RoyalMarriage> {
+struct SolverRules<RoyalMarriage> : PlainMoves<RoyalMarriage> {
   using G = RoyalMarriage;
   static constexpr int kWinValue = 1;
   static constexpr bool kScored = false;
@@ -295,13 +302,11 @@ struct SolverRules<RoyalMarriage> {
     sort_moves(out, priority, n);
     return n;
   }
-  static G::Undo make(G& g, const G::Move& m) { return g.make(m); }
-  static void unmake(G& g, const G::Move& m, const G::Undo& u) { g.unmake(m, u); }
 };
 
 // Geoffrey: win or lose; forced foundation moves; canonical duplicates of a move skipped.
 template <>
-struct SolverRules<Geoffrey> {
+struct SolverRules<Geoffrey> : PlainMoves<Geoffrey> {
   using G = Geoffrey;
   static constexpr int kWinValue = 1;
   static constexpr bool kScored = false;
@@ -359,8 +364,6 @@ struct SolverRules<Geoffrey> {
     sort_moves(out, priority, kept);
     return kept;
   }
-  static G::Undo make(G& g, const G::Move& m) { return g.make(m); }
-  static void unmake(G& g, const G::Move& m, const G::Undo& u) { g.unmake(m, u); }
 };
 
 // Germaine 2-Move: maximise the rules.md score. Tracks which ranks are still on the grid.

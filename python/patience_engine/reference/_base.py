@@ -10,7 +10,7 @@ keys up to date), ``_position`` (a tuple that identifies the position),
 from __future__ import annotations
 
 import copy as _copy
-from typing import Any, ClassVar, Generic, Hashable, List, Tuple, Type, TypeVar, Union
+from typing import Any, ClassVar, Generic, Hashable, List, Tuple, Type, TypeVar, Union, cast
 
 from .._errors import IllegalMoveError
 from .._replay import replay
@@ -52,7 +52,7 @@ class Move:
         return f"{type(self).__name__}({str(self)!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, type(self)) and type(other) is type(self) and other._key == self._key
+        return type(other) is type(self) and other._key == self._key
 
     def __hash__(self) -> int:
         return hash(self._key)
@@ -196,7 +196,7 @@ class Game(Generic[MoveT]):
         return self.copy()
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, type(self)) and type(other) is type(self) and other._position() == self._position()
+        return type(other) is type(self) and cast(Game[Any], other)._position() == self._position()
 
     __hash__ = None  # type: ignore[assignment]
 
