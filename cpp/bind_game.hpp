@@ -5,7 +5,8 @@
 //   static G deal(uint64_t), static G from_text(std::string_view) (throws ParseError),
 //   static Move parse_move(std::string_view) (throws ParseError), static std::string
 //   move_text(const Move&), std::string to_text() const,
-//   int generate(Move* out) const, int count_moves() const,
+//   int generate(Move* out) const, int count_moves() const, int count_after(const Move&, int
+//     moves_here) const (legal moves after a legal move, count_moves() here given),
 //   Undo make(const Move&) (the move must be legal), void unmake(const Move&, const Undo&),
 //   uint64_t hash() const, uint64_t canonical_hash() const, bool is_won() const,
 //   int score() const, bool operator==(const G&) const.

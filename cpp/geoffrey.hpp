@@ -63,7 +63,12 @@ struct Geoffrey {
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
   // Number of legal moves, without listing them (perft's bulk count).
-  inline int count_moves() const;
+  int count_moves() const {
+    return count_with(tops_, up_, next_home_, empty_, [this](Card c) { return col_[c]; });
+  }
+  // Number of legal moves after the legal move m, without making it (perft's last two plies);
+  // the second argument (count_moves() here) is not needed.
+  inline int count_after(const Move& m, int) const;
   // Plays a legal move; the Undo takes it back.
   inline Undo make(const Move& m);
   // Takes back m, the last move made, with the Undo make() returned.
@@ -103,6 +108,10 @@ struct Geoffrey {
     return kKeys[below == kNoCard ? kBottomAny + c : kOn + c * kDeck + below];
   }
 
+  // Legal moves of a position with these masks, column_of(c) giving the column of a face-up card.
+  template <class ColumnOf>
+  static int count_with(std::uint64_t tops, std::uint64_t up, std::uint64_t next_home,
+                        std::uint32_t empty, ColumnOf column_of);
   // Sets the derived fields (masks, locations, keys) from columns, face-down counts, foundations.
   void set_up();
 #ifndef NDEBUG
@@ -150,14 +159,45 @@ inline int Geoffrey::generate(Move* out) const {
   return n;
 }
 
-inline int Geoffrey::count_moves() const {
-  int n = __builtin_popcountll(tops_ & next_home_) +
-          __builtin_popcountll(up_ & kKings) * __builtin_popcount(empty_);
-  for (std::uint64_t b = ((tops_ & ~kAces) >> 1) & up_; b; b &= b - 1) {
-    const int c = __builtin_ctzll(b);
-    n += col_[c] != col_[c + 1];
+template <class ColumnOf>
+int Geoffrey::count_with(std::uint64_t tops, std::uint64_t up, std::uint64_t next_home,
+                         std::uint32_t empty, ColumnOf column_of) {
+  int n = __builtin_popcountll(tops & next_home) +
+          __builtin_popcountll(up & kKings) * __builtin_popcount(empty);
+  for (std::uint64_t b = ((tops & ~kAces) >> 1) & up; b; b &= b - 1) {
+    const Card c = static_cast<Card>(__builtin_ctzll(b));
+    n += column_of(c) != column_of(static_cast<Card>(c + 1));
   }
   return n;
+}
+
+inline int Geoffrey::count_after(const Move& m, int) const {
+  const int s = m.src;
+  const Card h = m.card;
+  const int i = idx_[h];
+  std::uint64_t tops = tops_, up = up_, next_home = next_home_;
+  std::uint32_t empty = empty_;
+  // The masks as make() leaves them.
+  if (i) {
+    const Card below = cards_[s][i - 1];
+    tops |= bit(below);
+    if (i == down_[s]) up |= bit(below);
+  } else {
+    empty |= 1u << s;
+  }
+  if (m.dst == kFoundation) {
+    up ^= bit(h);
+    tops ^= bit(h);
+    next_home ^= bit(h) | (rank_of(h) < 13 ? bit(h) << 1 : 0);
+    return count_with(tops, up, next_home, empty, [this](Card c) { return col_[c]; });
+  }
+  const int t = m.dst;
+  if (len_[t]) tops ^= bit(cards_[t][len_[t] - 1]);
+  empty &= ~(1u << t);
+  // h and the cards above it now lie in column t.
+  return count_with(tops, up, next_home, empty, [this, s, i, t](Card c) {
+    return col_[c] == s && idx_[c] >= i ? t : int{col_[c]};
+  });
 }
 
 inline Geoffrey::Undo Geoffrey::make(const Move& m) {

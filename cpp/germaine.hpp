@@ -159,13 +159,31 @@ struct Germaine {
   }
 
   // Number of legal moves, without listing them (perft's bulk count, is_over).
-  int count_moves() const {
+  int count_moves() const { return count_combines() + (allowance_ ? count_slides(occupied_) : 0); }
+
+  // Number of legal moves after the legal move m, without making it; moves_here is
+  // count_moves() of this position (perft's last two plies, counted in bulk).
+  // A move changes only the near-ranked pairs at its two cells, so the combines are counted as a
+  // change to this position's; the slides are counted afresh on the new occupancy.
+  int count_after(const Move& m, int moves_here) const {
     using namespace germaine_detail;
-    const int n = count_combines();
-    if (allowance_ == 0) return n;
-    const Bitboard empty = ~occupied_ & kFull;
-    return n + popcount(empty & right(occupied_)) + popcount(empty & left(occupied_)) +
-           popcount(empty & down(occupied_)) + popcount(empty & up(occupied_));
+    const Bitboard src = Bitboard{1} << m.src;
+    const Bitboard dst = Bitboard{1} << m.dst;
+    const int a = kRankIndex[cells_[m.src]];
+    const Bitboard near_a = near(a);
+    // Near-ranked pairs (each counted once) lost at src and won at dst by the moved card.
+    int pairs = popcount(neighbours(dst) & near_a) - popcount(neighbours(src) & near_a);
+    Bitboard occupied = occupied_ ^ src;
+    int allowance = 2;
+    if (m.kind == Kind::kCombine) {
+      // The covered card's pairs go; src-dst was counted at both cells, so one comes back.
+      pairs += 1 - popcount(neighbours(dst) & near(kRankIndex[cells_[m.dst]]));
+    } else {
+      occupied ^= dst;
+      allowance = allowance_ - 1;
+    }
+    const int combines_here = moves_here - (allowance_ ? count_slides(occupied_) : 0);
+    return combines_here + 2 * pairs + (allowance ? count_slides(occupied) : 0);
   }
 
   // Plays a legal move; returns what unmake() needs.
@@ -289,6 +307,23 @@ struct Germaine {
       x |= (down(a) & b) | (down(b) & a);
     }
     return x;
+  }
+  // Slides into an empty cell from an adjacent card, on the grid occupied, allowance left.
+  static int count_slides(Bitboard occupied) {
+    using namespace germaine_detail;
+    const Bitboard empty = ~occupied & kFull;
+    return popcount(empty & right(occupied)) + popcount(empty & left(occupied)) +
+           popcount(empty & down(occupied)) + popcount(empty & up(occupied));
+  }
+  // Cells adjacent to the cells of b.
+  static Bitboard neighbours(Bitboard b) {
+    using namespace germaine_detail;
+    return left(b) | right(b) | up(b) | down(b);
+  }
+  // Cells whose top card is near-ranked to rank index k.
+  Bitboard near(int k) const {
+    using namespace germaine_detail;
+    return ranks_[k == kRanks - 1 ? 0 : k + 1] | ranks_[k == 0 ? kRanks - 1 : k - 1];
   }
   // Appends a slide into each cell of dsts from the cell at offset from it.
   static int emit_slides(Move* out, int n, Bitboard dsts, int offset) {

@@ -4,7 +4,8 @@
 // The row is the whole state. It is kept as bytes in a fixed buffer, each card coded
 // suit << 4 | (rank - 1) so that "match" is a nibble test on a ^ b. Two 64-bit masks hold the
 // legal moves by row position; a removal only changes the few bits whose card pairs straddle
-// the gap, so make() updates them in O(1) and count_moves() is two popcounts.
+// the gap, so make() updates them in O(1), count_moves() is two popcounts and count_after() needs
+// no make.
 #pragma once
 
 #include <array>
@@ -80,30 +81,28 @@ struct RoyalMarriage {
   // Number of legal moves.
   int count_moves() const { return __builtin_popcountll(one_) + __builtin_popcountll(two_); }
 
+  // Number of legal moves after the legal move m (from generate()), without making it; the
+  // second argument (count_moves() here) is not needed.
+  int count_after(const Move& m, int) const {
+    std::uint64_t one, two;
+    masks_after(m, one, two);
+    return __builtin_popcountll(one) + __builtin_popcountll(two);
+  }
+
   // Plays a legal move from generate() of this position; returns what unmake() needs.
   Undo make(const Move& m) {
     const Undo undo{hash_, one_, two_};
     const int i = m.at;
     const int k = m.second == kNoCard ? 1 : 2;
     std::uint8_t* r = row();
-    assert(i >= 1 && i + k < n_ && kIndex[r[i]] == m.first &&
-           (k == 1 || kIndex[r[i + 1]] == m.second) && match(r[i - 1], r[i + k]));
     // The cards around the gap, read before the row closes up.
-    const std::uint8_t a3 = r[i - 3], a2 = r[i - 2], a1 = r[i - 1];
-    const std::uint8_t c = r[i], d = r[i + k - 1];
-    const std::uint8_t b0 = r[i + k], b1 = r[i + k + 1], b2 = r[i + k + 2];
+    const std::uint8_t a1 = r[i - 1], c = r[i], d = r[i + k - 1], b0 = r[i + k];
     // Pairs (a1,c) (d,b0) and, for a remove-two, (c,d) break; (a1,b0) forms.
     const std::uint64_t inner = pair_key(c, d);
     hash_ ^= pair_key(a1, c) ^ pair_key(d, b0) ^ pair_key(a1, b0) ^ (k == 2 ? inner : 0);
+    masks_after(m, one_, two_);
     shift(r + i + k, r + i);
     n_ -= k;
-    // Bit j of one_ tests the pair (j-1, j+1), of two_ the pair (j-1, j+2). Bits whose pair lies
-    // left of the gap stay, bits right of it move down by k; the rest are re-tested.
-    const std::uint64_t left = (std::uint64_t{1} << i) - 1;
-    const std::uint64_t fresh_one = (bit(a2, b0) << (i - 1)) | (bit(a1, b1) << i);
-    const std::uint64_t fresh_two = ((bit(a3, b0) | bit(a2, b1) << 1 | bit(a1, b2) << 2) << i) >> 2;
-    one_ = ((one_ & (left >> 1)) | fresh_one | ((one_ >> k) & ~(left << 1 | 1))) & valid_one(n_);
-    two_ = ((two_ & (left >> 2)) | fresh_two | ((two_ >> k) & ~(left << 1 | 1))) & valid_two(n_);
 #ifndef NDEBUG
     check_keys();
 #endif
@@ -204,6 +203,24 @@ struct RoyalMarriage {
 
   std::uint8_t* row() { return buf_ + kFront; }
   const std::uint8_t* row() const { return buf_ + kFront; }
+  // The move masks after the legal move m: bit j of one tests the pair (j-1, j+1), of two the
+  // pair (j-1, j+2). Bits whose pair lies left of the gap stay, bits right of it move down by the
+  // cards removed; the few whose pair straddles the gap are tested afresh.
+  void masks_after(const Move& m, std::uint64_t& one, std::uint64_t& two) const {
+    const int i = m.at;
+    const int k = m.second == kNoCard ? 1 : 2;
+    const std::uint8_t* r = row();
+    assert(i >= 1 && i + k < n_ && kIndex[r[i]] == m.first &&
+           (k == 1 || kIndex[r[i + 1]] == m.second) && match(r[i - 1], r[i + k]));
+    const std::uint8_t a3 = r[i - 3], a2 = r[i - 2], a1 = r[i - 1];
+    const std::uint8_t b0 = r[i + k], b1 = r[i + k + 1], b2 = r[i + k + 2];
+    const int n = n_ - k;
+    const std::uint64_t left = (std::uint64_t{1} << i) - 1;
+    const std::uint64_t fresh_one = (bit(a2, b0) << (i - 1)) | (bit(a1, b1) << i);
+    const std::uint64_t fresh_two = ((bit(a3, b0) | bit(a2, b1) << 1 | bit(a1, b2) << 2) << i) >> 2;
+    one = ((one_ & (left >> 1)) | fresh_one | ((one_ >> k) & ~(left << 1 | 1))) & valid_one(n);
+    two = ((two_ & (left >> 2)) | fresh_two | ((two_ >> k) & ~(left << 1 | 1))) & valid_two(n);
+  }
   // Sets the row to cards[0..n) and computes the keys and move masks from scratch.
   void set_row(const Card* cards, int n);
   // Move masks from scratch: bit i of one is a legal remove-one at i, of two a remove-two.

@@ -36,7 +36,7 @@ struct Interrupt {
 inline constexpr int kMaxPerftDepth = 500;
 
 // Number of legal move sequences of length depth from g (rules.md "Perft"); g is restored.
-// bulk: count the last ply's moves without making them.
+// bulk: count the last two plies without making their moves (count_moves(), count_after()).
 template <class G>
 std::uint64_t perft(G& g, int depth, bool bulk, Interrupt& interrupt) {
   if (depth == 0) return 1;
@@ -45,6 +45,18 @@ std::uint64_t perft(G& g, int depth, bool bulk, Interrupt& interrupt) {
   typename G::Move moves[G::kMaxMoves];
   const int n = g.generate(moves);
   std::uint64_t total = 0;
+  if (bulk && depth == 2) {
+    for (int i = 0; i < n; ++i) {
+      const int after = g.count_after(moves[i], n);
+#ifndef NDEBUG
+      const typename G::Undo undo = g.make(moves[i]);
+      assert(after == g.count_moves());
+      g.unmake(moves[i], undo);
+#endif
+      total += static_cast<std::uint64_t>(after);
+    }
+    return total;
+  }
   for (int i = 0; i < n; ++i) {
     const typename G::Undo undo = g.make(moves[i]);
     total += perft(g, depth - 1, bulk, interrupt);
