@@ -5,7 +5,8 @@ minute). It times the workloads of ``bench/test_bench.py``, asserting each
 count, and prints millions of nodes (perft leaves) per second for: C++ perft
 with bulk counting, the C++ make/unmake walk, the reference's perft, a loop
 written in Python over the C++ API, the same loop over the reference, and
-the solver (positions expanded per second) under a node limit.
+the solver (positions expanded per second) under a node limit; under the
+table, Royal Marriage deals settled per second by the default solve.
 The two ratios are measured in the same run on the same positions and
 depths: C++ bulk perft against the reference's perft, and the Python loop
 over C++ against the same loop over the reference. Each figure is the best
@@ -21,7 +22,7 @@ import os
 import platform
 import sys
 import time
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Tuple
 
 import patience_engine
 from patience_engine import reference
@@ -30,9 +31,12 @@ from test_bench import (
     CPP_PERFT_BULK,
     PYTHON_LOOP,
     REFERENCE_PERFT,
+    ROYAL_MARRIAGE_DEALS,
+    ROYAL_MARRIAGE_VERDICTS,
     SOLVER,
     Workload,
     python_walk,
+    royal_marriage_verdicts,
     solve_all,
 )
 
@@ -91,16 +95,28 @@ def loop(games: Dict[str, type], rounds: int) -> Callable[[Workload], float]:
 
 def solver_rate(game: str) -> float:
     """Positions the solver expands per second on the game's ``SOLVER`` deals (best round)."""
-    (_, deals, node_limit, expected), = [w for w in SOLVER if w[0] == game]
-    best = float("inf")
-    for i in range(ROUNDS["solver"] + 1):
-        start = time.perf_counter()
-        results = solve_all(game, deals, node_limit)
-        if i:  # round 0 warms caches up
-            best = min(best, time.perf_counter() - start)
-        if results != expected:
-            raise AssertionError(f"solver results {results}, expected {expected}")
-    return sum(nodes for _, nodes in expected) / best
+    (_, deals, node_limit, pruning, expected), = [w for w in SOLVER if w[0] == game]
+    nodes = sum(n for _, n in expected)
+    return nodes / best_seconds(lambda: solve_nodes(game, deals, node_limit, pruning, expected), nodes, ROUNDS["solver"])
+
+
+def solve_nodes(game: str, deals: Tuple[int, ...], node_limit: int, pruning: bool,
+                expected: List[Tuple[str, int]]) -> int:
+    """Solve the deals; returns the positions expanded, after checking every (status, nodes) is ``expected``."""
+    results = solve_all(game, deals, node_limit, pruning)
+    if results != expected:
+        raise AssertionError(f"solver results {results}, expected {expected}")
+    return sum(n for _, n in results)
+
+
+def royal_marriage_deals_per_second() -> float:
+    """Royal Marriage deals settled per second by the default solve (best round), verdicts checked."""
+    def run() -> int:
+        if royal_marriage_verdicts() != ROYAL_MARRIAGE_VERDICTS:
+            raise AssertionError("Royal Marriage verdicts changed")
+        return ROYAL_MARRIAGE_DEALS
+
+    return ROYAL_MARRIAGE_DEALS / best_seconds(run, ROYAL_MARRIAGE_DEALS, ROUNDS["solver"])
 
 
 def millions(nodes_per_second: float) -> str:
@@ -154,8 +170,12 @@ def table() -> str:
         f"C++ bulk perft {positions(CPP_PERFT_BULK)}; make/unmake {positions(CPP_MAKE_UNMAKE)}; "
         f"reference perft and C++ / reference {positions(REFERENCE_PERFT)}; Python loops {positions(PYTHON_LOOP)}; "
         "solver (positions expanded per second) "
-        + "; ".join(f"{g} deals {', '.join(map(str, deals))} node limit {limit:,}" for g, deals, limit, _ in SOLVER)
+        + "; ".join(f"{g} deals {', '.join(map(str, deals))} node limit {limit:,}{'' if pruning else ' without pruning'}"
+                    for g, deals, limit, pruning, _ in SOLVER)
         + ".",
+        "",
+        f"Royal Marriage solved as a survey does (default solve, row analysis on): "
+        f"{royal_marriage_deals_per_second():,.0f} deals per second over deals 1-{ROYAL_MARRIAGE_DEALS}, every one settled.",
         "",
         f"Machine: {cpu_model()}, {os.cpu_count()} logical cores, {platform.python_implementation()} "
         f"{platform.python_version()}, {platform.system()} {platform.machine()}; "

@@ -4,7 +4,9 @@ Each benchmark asserts its result (a perft count; the solver's verdict and
 node count per deal) as well as timing it, and saves ``nodes``,
 ``nodes_per_second`` (nodes / the fastest round's seconds) and
 ``build_type`` in ``extra_info``. ``nodes`` is the perft count (the leaves
-of the walked tree), or for the solver the positions it expanded. Run ``python -m pytest bench``; CI runs it with
+of the walked tree), or for the solver the positions it expanded; the
+Royal Marriage survey benchmark saves ``deals`` and ``deals_per_second``
+instead. Run ``python -m pytest bench``; CI runs it with
 ``--benchmark-disable`` so the assertions still hold. ``bench/compare.py``
 compares two builds with this suite and ``bench/table.py`` prints the
 README's performance table from the same workloads.
@@ -57,14 +59,19 @@ PYTHON_LOOP: List[Workload] = [
     ("geoffrey", 1, 6, 31802),
 ]
 
-# (game, deals, node limit, [(status, nodes) per deal]): the solver under a node limit is
-# deterministic. Mostly deals that take it 10^5 nodes or more, so the figure
-# is search speed rather than set-up.
-SOLVER: List[Tuple[str, Tuple[int, ...], int, List[Tuple[str, int]]]] = [
-    ("royal-marriage", (1, 96, 97), 1_000_000, [("won", 395), ("won", 218934), ("won", 209182)]),
-    ("germaine", (1, 2), 500_000, [("unknown", 500000), ("unknown", 500000)]),
-    ("geoffrey", (2, 43, 92, 98), 1_000_000, [("won", 88), ("lost", 134717), ("lost", 102112), ("lost", 96735)]),
+# (game, deals, node limit, pruning, [(status, nodes) per deal]): the solver under a node limit
+# is deterministic. Mostly deals that take it 10^5 nodes or more, so the figure is search speed
+# rather than set-up. Royal Marriage runs without its pruning rule: with it the row analysis
+# settles a deal in a few dozen nodes, so only the plain search shows the search's speed.
+SOLVER: List[Tuple[str, Tuple[int, ...], int, bool, List[Tuple[str, int]]]] = [
+    ("royal-marriage", (1, 96, 97), 1_000_000, False, [("won", 395), ("won", 218934), ("won", 209182)]),
+    ("germaine", (1, 2), 500_000, True, [("unknown", 500000), ("unknown", 500000)]),
+    ("geoffrey", (2, 43, 92, 98), 1_000_000, True, [("won", 88), ("lost", 134717), ("lost", 102112), ("lost", 96735)]),
 ]
+# Royal Marriage as a survey solves it (default solve): deals 1..ROYAL_MARRIAGE_DEALS, every one
+# settled; (won, lost) over them. The figure is deals per second.
+ROYAL_MARRIAGE_DEALS = 500
+ROYAL_MARRIAGE_VERDICTS = (495, 5)
 # The default 64 MiB table would add its allocation (tens of ms) to every
 # solve; node counts depend on the table size, so it is fixed here.
 SOLVER_TABLE_BYTES = 1 << 24
@@ -96,15 +103,24 @@ def python_walk(state: Any, depth: int) -> int:
     return total
 
 
-def solve_all(game: str, deals: Tuple[int, ...], node_limit: int) -> List[Tuple[str, int]]:
+def solve_all(game: str, deals: Tuple[int, ...], node_limit: int, pruning: bool = True) -> List[Tuple[str, int]]:
     """Solve each numbered deal of ``game`` with the C++ solver; returns (status, nodes) per deal."""
     results = []
     for deal in deals:
         solution = patience_engine.solve(
-            patience_engine.GAMES[game].deal(deal), node_limit=node_limit, table_bytes=SOLVER_TABLE_BYTES
+            patience_engine.GAMES[game].deal(deal), node_limit=node_limit, table_bytes=SOLVER_TABLE_BYTES,
+            pruning=pruning,
         )
         results.append((solution.status, solution.nodes))
     return results
+
+
+def royal_marriage_verdicts() -> Tuple[int, int]:
+    """(won, lost) over Royal Marriage deals 1..ROYAL_MARRIAGE_DEALS, solved as a survey does (default solve)."""
+    statuses = [patience_engine.solve(patience_engine.RoyalMarriage.deal(n)).status
+                for n in range(1, ROYAL_MARRIAGE_DEALS + 1)]
+    assert "unknown" not in statuses
+    return statuses.count("won"), statuses.count("lost")
 
 
 def run(benchmark: Any, fn: Callable[[], int], expected: int, rounds: int) -> None:
@@ -153,10 +169,19 @@ def test_python_loop_over_reference(benchmark: Any, game: str, deal: int, depth:
     run(benchmark, lambda: python_walk(state, depth), leaves, REFERENCE_ROUNDS)
 
 
-@pytest.mark.parametrize("game, deals, node_limit, expected", SOLVER, ids=[w[0] for w in SOLVER])
-def test_solver(benchmark: Any, game: str, deals: Tuple[int, ...], node_limit: int,
+@pytest.mark.parametrize("game, deals, node_limit, pruning, expected", SOLVER, ids=[w[0] for w in SOLVER])
+def test_solver(benchmark: Any, game: str, deals: Tuple[int, ...], node_limit: int, pruning: bool,
                 expected: List[Tuple[str, int]]) -> None:
-    results = benchmark.pedantic(solve_all, args=(game, deals, node_limit), rounds=SOLVER_ROUNDS,
+    results = benchmark.pedantic(solve_all, args=(game, deals, node_limit, pruning), rounds=SOLVER_ROUNDS,
                                  iterations=1, warmup_rounds=1)
     assert results == expected
     record(benchmark, sum(nodes for _, nodes in results))
+
+
+def test_royal_marriage_deals_per_second(benchmark: Any) -> None:
+    verdicts = benchmark.pedantic(royal_marriage_verdicts, rounds=SOLVER_ROUNDS, iterations=1, warmup_rounds=1)
+    assert verdicts == ROYAL_MARRIAGE_VERDICTS
+    benchmark.extra_info["deals"] = ROYAL_MARRIAGE_DEALS
+    benchmark.extra_info["build_type"] = patience_engine.BUILD_TYPE
+    if benchmark.stats is not None:
+        benchmark.extra_info["deals_per_second"] = ROYAL_MARRIAGE_DEALS / benchmark.stats.stats.min

@@ -170,6 +170,58 @@ def test_numbered_deals_resolve_alike_across_tables_and_pruning(game: str) -> No
         assert len(verdicts) <= 1, (n, verdicts)
 
 
+ROW_CARDS = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK" if rank + suit not in ("QH", "KH")]
+
+
+def random_row(rng: random.Random, most: int) -> str:
+    """A Royal Marriage row: QH, up to ``most`` other distinct cards in random order, KH."""
+    return " ".join(["QH", *rng.sample(ROW_CARDS, rng.randint(0, most)), "KH"])
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_royal_marriage_row_analysis_agrees_with_the_plain_search(seed: int) -> None:
+    # Rows short enough for the search without the analysis to finish: both must be proven and
+    # agree, and every winning line must replay.
+    rng = random.Random(seed)
+    statuses = set()
+    for _ in range(400):
+        text = random_row(rng, 26)
+        state = patience_engine.RoyalMarriage.from_text(text)
+        plain = solve(state, pruning=False, table_bytes=1 << 20)
+        analysed = solve(state, table_bytes=0)
+        assert plain.proven and analysed.proven, text
+        assert analysed.status == plain.status, text
+        statuses.add(analysed.status)
+        if analysed.status == "won":
+            assert replay("royal-marriage", text, analysed).is_won
+    assert statuses == {"won", "lost"}
+
+
+def test_royal_marriage_row_analysis_agrees_with_exhaustive_reference_search() -> None:
+    rng = random.Random(99)
+    verdicts = []
+    for _ in range(300):
+        text = random_row(rng, 11)
+        verdicts.append(exhaustive_win(reference.RoyalMarriage.from_text(text)))
+        assert solve(patience_engine.RoyalMarriage.from_text(text), table_bytes=0).status == ("won" if verdicts[-1] else "lost"), text
+    assert 30 < sum(verdicts) < 270
+
+
+@pytest.mark.parametrize("deal", [54, 641])
+def test_royal_marriage_lost_deals_are_lost_without_the_row_analysis(deal: int) -> None:
+    # Two full deals the analysis calls lost, checked by a plain search that runs to the end.
+    analysed = solve(patience_engine.RoyalMarriage.deal(deal))
+    assert (analysed.status, analysed.nodes) == ("lost", 0)
+    plain = solve(patience_engine.RoyalMarriage.deal(deal), pruning=False)
+    assert plain.status == "lost" and plain.proven and plain.nodes > 100_000
+
+
+def test_royal_marriage_row_analysis_solves_a_full_deal_in_one_node_per_move() -> None:
+    solution = solve(patience_engine.RoyalMarriage.deal(1))
+    assert solution.status == "won" and solution.proven and solution.nodes == len(solution.moves)
+    assert replay("royal-marriage", 1, solution).is_won
+
+
 def test_germaine_deal_line_replays_to_its_score() -> None:
     solution = solve(patience_engine.Germaine.deal(1), node_limit=50_000)
     assert solution.status in ("won", "unknown") and solution.moves
