@@ -19,7 +19,10 @@
 #include <cassert>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include "geoffrey.hpp"
@@ -68,11 +71,20 @@ struct SolveResult {
 class TransTable {
  public:
   // A table of table_bytes rounded down to whole 64-byte clusters (less than one: no table).
-  explicit TransTable(std::size_t table_bytes) : clusters_(table_bytes / sizeof(Cluster)) {}
+  // The memory comes zeroed from calloc: a large block is mapped from the OS as untouched zero
+  // pages, so a short search pays only for the pages it uses, not for clearing the whole table.
+  // Throws std::bad_alloc when the memory cannot be had.
+  explicit TransTable(std::size_t table_bytes) : count_(table_bytes / sizeof(Cluster)) {
+    if (!count_) return;
+    memory_.reset(std::calloc(count_ + 1, sizeof(Cluster)));  // one spare for the alignment
+    if (!memory_) throw std::bad_alloc();
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(memory_.get());
+    clusters_ = reinterpret_cast<Cluster*>((at + alignof(Cluster) - 1) & ~std::uintptr_t{alignof(Cluster) - 1});
+  }
 
   // The upper bound stored for key, or -1 when the table does not hold key.
   int probe(std::uint64_t key) const {
-    if (clusters_.empty()) return -1;
+    if (!count_) return -1;
     for (const Entry& e : clusters_[index(key)].entries)
       if (e.effort && e.key == key) return e.bound;
     return -1;
@@ -82,7 +94,7 @@ class TransTable {
   // the entry whose search cost the fewest nodes (first such slot): deterministic, and it keeps
   // the results that are dearest to recompute.
   void store(std::uint64_t key, int bound, std::uint64_t effort) {
-    if (clusters_.empty()) return;
+    if (!count_) return;
     Entry* entries = clusters_[index(key)].entries;
     Entry* victim = entries;
     for (int i = 0; i < kWays; ++i) {
@@ -114,16 +126,21 @@ class TransTable {
   }
   // Starts loading key's cluster into the cache, so that several probes' misses overlap.
   void prefetch(std::uint64_t key) const {
-    if (!clusters_.empty()) __builtin_prefetch(&clusters_[index(key)]);
+    if (count_) __builtin_prefetch(&clusters_[index(key)]);
   }
 
  private:
   // Cluster of a key: the high bits of key * clusters, uniform for any cluster count.
   std::size_t index(std::uint64_t key) const {
-    return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * clusters_.size()) >> 64);
+    return static_cast<std::size_t>((static_cast<unsigned __int128>(key) * count_) >> 64);
   }
 
-  std::vector<Cluster> clusters_;
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  std::size_t count_;
+  std::unique_ptr<void, Free> memory_;
+  Cluster* clusters_ = nullptr;
 };
 
 // One solve of one position; run() once.
