@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from conftest import game_class, perft_of
@@ -57,6 +59,31 @@ def test_rules_check_values(impl: str, game: str, deal: int) -> None:
 def test_more_deals(impl: str, game: str, deal: int) -> None:
     state = game_class(impl, game).deal(deal)
     assert [perft_of(impl)(state, d) for d in range(1, len(MORE_PERFT[game, deal]) + 1)] == MORE_PERFT[game, deal]
+
+
+@pytest.mark.parametrize("game", ["royal-marriage", "germaine", "geoffrey"])
+def test_bulk_counting_agrees_along_random_games(game: str) -> None:
+    # Bulk counting takes the last two plies without making their moves (count_after()): check it
+    # against making every move, in every phase of the game (empty cells, slides left, empty
+    # columns, foundations), and against the reference now and then.
+    import patience_engine
+    from patience_engine import reference
+
+    rng = random.Random(2026)
+    for deal in range(30):
+        state = patience_engine.GAMES[game].deal(deal)
+        twin = reference.GAMES[game].deal(deal)
+        for step in range(120):
+            for depth in (2, 3):
+                assert patience_engine.perft(state, depth) == patience_engine.perft(state, depth, bulk=False)
+            if step % 10 == 0:
+                assert patience_engine.perft(state, 2) == reference.perft(twin, 2)
+            moves = sorted(str(move) for move in state.legal_moves())
+            if not moves:
+                break
+            move = rng.choice(moves)
+            state.play(move)
+            twin.play(move)
 
 
 @pytest.mark.parametrize("game", ["royal-marriage", "germaine", "geoffrey"])
