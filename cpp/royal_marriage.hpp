@@ -89,6 +89,29 @@ struct RoyalMarriage {
     return __builtin_popcountll(one) + __builtin_popcountll(two);
   }
 
+  // perft(*this, 2) without listing or making a move: count_after() summed over every legal move
+  // in closed form. A removal at i keeps the mask bits away from the gap and re-tests the few
+  // that straddle it; the re-tested pairs are cards three (two_), four or five places apart, so
+  // the sum is popcounts of the masks against shifted copies of themselves and of two masks of
+  // matches four and five places apart.
+  std::uint64_t count_two_plies() const {
+    const std::uint64_t four = matches_apart(4), five = matches_apart(5);
+    const auto pc = [](std::uint64_t b) { return std::uint64_t(__builtin_popcountll(b)); };
+    const std::uint64_t one = one_, two = two_, n1 = pc(one), n2 = pc(two);
+    // Remove-one at i: drops one bits i-1..i+1 and two bits i-2..i+1, re-tests one bits i-1, i
+    // (pairs 3 apart: two bits i-1, i) and two bits i-2..i (pairs 4 apart).
+    const std::uint64_t ones = n1 * (n1 + n2) - n1 - 2 * pc(one & one >> 1) - pc(one & two << 2) -
+                               pc(one & two >> 1) + pc(one & four << 3) + pc(one & four << 2) +
+                               pc(one & four << 1);
+    // Remove-two at i: drops one bits i-1..i+2 and two bits i-2..i+2, re-tests one bits i-1, i
+    // (pairs 4 apart) and two bits i-2..i (pairs 5 apart).
+    const std::uint64_t twos = n2 * (n1 + n2) - n2 - 2 * pc(two & two >> 1) - 2 * pc(two & two >> 2) -
+                               pc(two & one << 1) - pc(two & one) - pc(two & one >> 1) -
+                               pc(two & one >> 2) + pc(two & four << 2) + pc(two & four << 1) +
+                               pc(two & five << 3) + pc(two & five << 2) + pc(two & five << 1);
+    return ones + twos;
+  }
+
   // Plays a legal move from generate() of this position; returns what unmake() needs.
   Undo make(const Move& m) {
     const Undo undo{hash_, one_, two_};
@@ -220,6 +243,26 @@ struct RoyalMarriage {
     const std::uint64_t fresh_two = ((bit(a3, b0) | bit(a2, b1) << 1 | bit(a1, b2) << 2) << i) >> 2;
     one = ((one_ & (left >> 1)) | fresh_one | ((one_ >> k) & ~(left << 1 | 1))) & valid_one(n);
     two = ((two_ & (left >> 2)) | fresh_two | ((two_ >> k) & ~(left << 1 | 1))) & valid_two(n);
+  }
+  // Bit j set when the cards at j and j + d (< n_) match; eight byte pairs per step, as in match().
+  std::uint64_t matches_apart(int d) const {
+    constexpr std::uint64_t kLow = 0x0F0F0F0F0F0F0F0FULL, kSuit = 0x3030303030303030ULL;
+    constexpr std::uint64_t kCarry = 0x7F7F7F7F7F7F7F7FULL, kTop = 0x8080808080808080ULL;
+    const std::uint8_t* r = row();
+    std::uint64_t out = 0;
+    for (int j = 0; j + d < n_; j += 8) {
+      std::uint64_t a, b;
+      std::memcpy(&a, r + j, 8);
+      std::memcpy(&b, r + j + d, 8);
+      const std::uint64_t x = a ^ b;
+      // Codes are below 64, so adding 0x7F sets a byte's top bit exactly when its field is not 0.
+      const std::uint64_t differ = ((x & kLow) + kCarry) & ((x & kSuit) + kCarry) & kTop;
+      const std::uint64_t same = (~differ & kTop) >> 7;
+      static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "byte k of a load is card j + k");
+      // Gathers each byte's low bit, byte k to bit k.
+      out |= ((same * 0x0102040810204080ULL) >> 56) << j;
+    }
+    return out & ((std::uint64_t{1} << (n_ > d ? n_ - d : 0)) - 1);
   }
   // Sets the row to cards[0..n) and computes the keys and move masks from scratch.
   void set_row(const Card* cards, int n);

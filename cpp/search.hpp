@@ -1,8 +1,11 @@
 // Game-independent tree walks over the Game interface (see bind_game.hpp): perft.
 #pragma once
 
+#include <cassert>
 #include <chrono>
 #include <cstdint>
+
+#include "royal_marriage.hpp"
 
 namespace pe {
 
@@ -35,6 +38,32 @@ struct Interrupt {
 // between empty columns forever, so depth alone does not bound the walk's length).
 inline constexpr int kMaxPerftDepth = 500;
 
+// perft(g, 2) by count_after(): the replies to each move counted without making it (debug
+// builds check each against make, count_moves and unmake).
+template <class G>
+std::uint64_t count_two_plies_by_moves(G& g) {
+  typename G::Move moves[G::kMaxMoves];
+  const int n = g.generate(moves);
+  std::uint64_t total = 0;
+  for (int i = 0; i < n; ++i) {
+    const int after = g.count_after(moves[i], n);
+#ifndef NDEBUG
+    const typename G::Undo undo = g.make(moves[i]);
+    assert(after == g.count_moves());
+    g.unmake(moves[i], undo);
+#endif
+    total += static_cast<std::uint64_t>(after);
+  }
+  return total;
+}
+
+// perft(g, 2); a game with a faster way overloads it for its own type.
+template <class G>
+std::uint64_t count_two_plies(G& g) {
+  return count_two_plies_by_moves(g);
+}
+inline std::uint64_t count_two_plies(RoyalMarriage& g) { return g.count_two_plies(); }
+
 // Number of legal move sequences of length depth from g (rules.md "Perft"); g is restored.
 // bulk: count the last two plies without making their moves (count_moves(), count_after()).
 template <class G>
@@ -42,21 +71,14 @@ std::uint64_t perft(G& g, int depth, bool bulk, Interrupt& interrupt) {
   if (depth == 0) return 1;
   interrupt.tick();
   if (bulk && depth == 1) return static_cast<std::uint64_t>(g.count_moves());
+  if (bulk && depth == 2) {
+    const std::uint64_t total = count_two_plies(g);
+    assert(total == count_two_plies_by_moves(g));
+    return total;
+  }
   typename G::Move moves[G::kMaxMoves];
   const int n = g.generate(moves);
   std::uint64_t total = 0;
-  if (bulk && depth == 2) {
-    for (int i = 0; i < n; ++i) {
-      const int after = g.count_after(moves[i], n);
-#ifndef NDEBUG
-      const typename G::Undo undo = g.make(moves[i]);
-      assert(after == g.count_moves());
-      g.unmake(moves[i], undo);
-#endif
-      total += static_cast<std::uint64_t>(after);
-    }
-    return total;
-  }
   for (int i = 0; i < n; ++i) {
     const typename G::Undo undo = g.make(moves[i]);
     total += perft(g, depth - 1, bulk, interrupt);
