@@ -4,8 +4,9 @@
 // Every game is solved as "maximise a value": Royal Marriage and Geoffrey score 1 for a won
 // position and 0 for any other dead end; Germaine 2-Move scores its rules.md score. A search
 // returns an upper bound on the best value reachable from a position, exact when it beats the
-// best found so far; the table stores those upper bounds. "Lost" is therefore "the best value
-// reachable is below a win", proven by a search that ran to the end.
+// best found so far (or the floor: while Germaine hunts for a win, values below a win); the table
+// stores those upper bounds. "Lost" is therefore "the best value reachable is below a win",
+// proven by a search that ran to the end.
 //
 // All three games are acyclic once Geoffrey's bottom-King column swaps are left out (they do not
 // change the canonical position; see SolverRules<Geoffrey>): Royal Marriage and Germaine lose a
@@ -162,21 +163,37 @@ class Solver {
     clock_.poll = &Solver::poll;
     clock_.ctx = this;
     timed_ = opt.time_limit > 0;
+    start_ = Clock::now();
     if (timed_)
-      deadline_ = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                      std::chrono::duration<double>(opt.time_limit));
+      deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(opt.time_limit));
     best_line_.reserve(Rules::kMaxPly);
   }
 
   // Runs the search; throws Interrupted when the caller's poll asks to stop.
+  // A scored game whose root could still be won first hunts for a win alone: values that are no
+  // win are cut as if already found, so far fewer lines are searched and a win (or the proof that
+  // none exists) comes much sooner. The hunt gets three quarters of the limits; then, unless it
+  // settled everything (a search that ran to the end), the search for the best score goes on from
+  // the root with the rest, the table's bounds (upper bounds whatever the cut) kept.
   SolveResult<G> run() {
     target_ = Rules::bound(rules_, g_, pruning_);
-    try {
-      search(0);
-    } catch (const Interrupted&) {
-      if (!timed_out_) throw;
-      stopped_ = true;
+    bool finished = false;
+    bool no_win = false;  // proven: no line wins
+    if (Rules::kScored && target_ >= Rules::kWinValue) {
+      floor_ = Rules::kWinValue - 1;
+      limit_ = node_limit_ - node_limit_ / 4;
+      phase_deadline_ = start_ + (deadline_ - start_) * 3 / 4;
+      if (search_to_end()) {
+        no_win = best_ < Rules::kWinValue;
+        finished = !no_win;
+      }
+      floor_ = -1;
+    }
+    if (!finished) {
+      limit_ = node_limit_;
+      phase_deadline_ = deadline_;
+      finished = search_to_end();
     }
     SolveResult<G> r;
     // A dead end is no answer in the win-or-lose games; Germaine keeps its best line.
@@ -184,17 +201,37 @@ class Solver {
     G end = root_;
     for (const Move& m : r.line) end.make(m);
     r.score = end.score();
-    r.proven = !stopped_ || best_ >= target_;
-    r.status = end.is_won() ? SolveStatus::kWon : r.proven ? SolveStatus::kLost : SolveStatus::kUnknown;
+    r.proven = finished || best_ >= target_;
+    r.status = end.is_won() ? SolveStatus::kWon
+               : no_win || (r.proven && best_ < Rules::kWinValue) ? SolveStatus::kLost
+                                                                  : SolveStatus::kUnknown;
     r.nodes = nodes_;
     return r;
   }
 
  private:
-  // Interrupt::poll: true once the deadline has passed or when the caller's poll says stop.
+  using Clock = std::chrono::steady_clock;
+
+  // Searches from the root under limit_ and phase_deadline_; true when it ran to the end (or
+  // reached the target), false when a limit stopped it.
+  bool search_to_end() {
+    stopped_ = timed_out_ = false;
+    try {
+      search(0);
+    } catch (const Interrupted&) {
+      if (!timed_out_) throw;
+      stopped_ = true;
+      // The throw skipped the unmakes on its way up: start the next search from the root again.
+      g_ = root_;
+      rules_ = Rules(root_);
+    }
+    return !stopped_;
+  }
+
+  // Interrupt::poll: true once the phase's deadline has passed or when the caller's poll says stop.
   static bool poll(void* ctx) {
     Solver& s = *static_cast<Solver*>(ctx);
-    if (s.timed_ && std::chrono::steady_clock::now() >= s.deadline_) {
+    if (s.timed_ && Clock::now() >= s.phase_deadline_) {
       s.timed_out_ = true;
       return true;
     }
@@ -214,12 +251,14 @@ class Solver {
   // ply is the length of the path to g_. Returns early (no store) once stopped_ or the target.
   int search(int ply) {
     if (Rules::goal(g_)) return reach(ply, Rules::value(g_));
+    // Values up to cut are not worth a search: one as good is found, or the hunt wants a win.
+    const int cut = std::max(best_, floor_);
     const int bound = Rules::bound(rules_, g_, pruning_);
-    if (bound <= best_) return bound;
+    if (bound <= cut) return bound;
     const std::uint64_t key = g_.canonical_hash();
     const int stored = table_.probe(key);
-    if (stored >= 0 && stored <= best_) return stored;
-    if (nodes_ == node_limit_) {
+    if (stored >= 0 && stored <= cut) return stored;
+    if (nodes_ == limit_) {
       stopped_ = true;
       return bound;
     }
@@ -255,10 +294,14 @@ class Solver {
   TransTable table_;
   Interrupt& outer_;
   Interrupt clock_;
-  std::chrono::steady_clock::time_point deadline_{};
+  Clock::time_point start_{};
+  Clock::time_point deadline_{};        // the time limit
+  Clock::time_point phase_deadline_{};  // the time limit of the search under way
   bool timed_ = false;
   bool timed_out_ = false;
   const std::uint64_t node_limit_;
+  std::uint64_t limit_ = 0;  // node limit of the search under way
+  int floor_ = -1;           // values up to floor_ are cut: kWinValue - 1 while hunting a win
   const bool pruning_;
   bool stopped_ = false;
   std::uint64_t nodes_ = 0;

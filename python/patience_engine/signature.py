@@ -25,7 +25,7 @@ PERFT_DEALS = (1, 2, 3)
 """The numbered deals walked for every game."""
 PERFT_DEPTHS = {"royal-marriage": (3, 5), "germaine": (3, 5), "geoffrey": (5, 10)}
 """Per game: a depth the pure-Python reference walks quickly, and a deeper one for the C++ engine."""
-SOLVE_DEALS = {"royal-marriage": (1, 3), "germaine": (1,), "geoffrey": (1, 2, 16)}
+SOLVE_DEALS = {"royal-marriage": (1, 3), "germaine": (1, 15), "geoffrey": (1, 2, 16)}
 """The numbered deals solved per game."""
 SOLVE_NODE_LIMIT = 100_000
 """Node limit of every solve."""

@@ -42,7 +42,8 @@ class Solution:
     - ``nodes``: positions expanded (int).
     - ``seconds``: wall-clock time of the search (float, seconds).
     - ``proven``: True when the search finished: the status, and for Germaine
-      the score, are the best there is.
+      the score, are the best there is. (A Germaine ``"lost"`` may come with
+      ``proven`` False: no line wins, but a better score may exist.)
     """
 
     status: Status
@@ -74,10 +75,16 @@ def solve(
     depend on ``table_bytes`` or ``pruning`` (False turns the games' pruning
     rules off, to check them), only the effort does.
 
-    Germaine's search is the same complete maximiser ("lost" is a proof that
-    no line leaves one card), but it tries first the moves that leave the
-    most cards with a near-ranked card within three steps. On full deals it
-    finds a one-card finish for some within a few million nodes, and can
+    Royal Marriage is settled exactly by an analysis of the row (which
+    stretches between two cards can be cleared), one node per move of the
+    winning line. Germaine's search is the same complete maximiser, in two
+    parts: first a hunt for a one-card finish alone (every line that can no
+    longer end with one card is cut), with three quarters of the limits; then,
+    unless the hunt ran to the end, the search for the best score with the
+    rest. "lost" is a proof that no line leaves one card (``proven`` then
+    says whether the score is the best too). Moves that leave the most cards
+    with a near-ranked card within three steps are tried first. On full
+    deals it finds a one-card finish for some within a million nodes, and can
     prove neither a loss nor that a finish is the best: expect ``"won"`` or
     ``"unknown"`` there, never a ``"lost"`` short of an exhaustive search.
 
