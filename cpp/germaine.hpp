@@ -40,6 +40,12 @@ constexpr Bitboard down(Bitboard b) { return (b << kCols) & kFull; }
 // Each cell's upper neighbour bit.
 constexpr Bitboard up(Bitboard b) { return b >> kCols; }
 
+// Cells sharing a side with a cell of b.
+constexpr Bitboard neighbours(Bitboard b) { return left(b) | right(b) | up(b) | down(b); }
+// Rank indices one below and one above k on the 13-cycle (K-A neighbours).
+constexpr int rank_below(int k) { return k == 0 ? kRanks - 1 : k - 1; }
+constexpr int rank_above(int k) { return k == kRanks - 1 ? 0 : k + 1; }
+
 // Number of set bits.
 inline int popcount(Bitboard b) { return __builtin_popcountll(b); }
 // Index of the lowest set bit; b must not be 0.
@@ -162,28 +168,31 @@ struct Germaine {
   int count_moves() const { return count_combines() + (allowance_ ? count_slides(occupied_) : 0); }
 
   // Number of legal moves after the legal move m, without making it; moves_here is
-  // count_moves() of this position (perft's last two plies, counted in bulk).
-  // A move changes only the near-ranked pairs at its two cells, so the combines are counted as a
-  // change to this position's; the slides are counted afresh on the new occupancy.
+  // count_moves() of this position (perft's last two plies, counted in bulk). The slides are
+  // counted afresh on the new occupancy.
   int count_after(const Move& m, int moves_here) const {
+    const Bitboard src = Bitboard{1} << m.src;
+    const Bitboard dst = Bitboard{1} << m.dst;
+    const bool combine = m.kind == Kind::kCombine;
+    const int combines = combines_after(m, moves_here - (allowance_ ? count_slides(occupied_) : 0));
+    const int allowance = combine ? 2 : allowance_ - 1;
+    return combines + (allowance ? count_slides(occupied_ ^ src ^ (combine ? 0 : dst)) : 0);
+  }
+
+  // Number of legal combines after the legal move m, without making it; combines_here is
+  // count_combines() of this position. A move changes only the near-ranked pairs at its two
+  // cells, so the count is this position's, changed by those.
+  int combines_after(const Move& m, int combines_here) const {
     using namespace germaine_detail;
     const Bitboard src = Bitboard{1} << m.src;
     const Bitboard dst = Bitboard{1} << m.dst;
-    const int a = kRankIndex[cells_[m.src]];
-    const Bitboard near_a = near(a);
+    const Bitboard near_a = near(kRankIndex[cells_[m.src]]);
     // Near-ranked pairs (each counted once) lost at src and won at dst by the moved card.
     int pairs = popcount(neighbours(dst) & near_a) - popcount(neighbours(src) & near_a);
-    Bitboard occupied = occupied_ ^ src;
-    int allowance = 2;
-    if (m.kind == Kind::kCombine) {
-      // The covered card's pairs go; src-dst was counted at both cells, so one comes back.
-      pairs += 1 - popcount(neighbours(dst) & near(kRankIndex[cells_[m.dst]]));
-    } else {
-      occupied ^= dst;
-      allowance = allowance_ - 1;
-    }
-    const int combines_here = moves_here - (allowance_ ? count_slides(occupied_) : 0);
-    return combines_here + 2 * pairs + (allowance ? count_slides(occupied) : 0);
+    // A combine also loses the covered card's pairs; src-dst was counted at both cells, so one
+    // comes back.
+    if (m.kind == Kind::kCombine) pairs += 1 - popcount(neighbours(dst) & near(kRankIndex[cells_[m.dst]]));
+    return combines_here + 2 * pairs;
   }
 
   // Plays a legal move; returns what unmake() needs.
@@ -194,23 +203,16 @@ struct Germaine {
     const Bitboard src = Bitboard{1} << m.src;
     const Bitboard dst = Bitboard{1} << m.dst;
     ranks_[kRankIndex[card]] ^= src | dst;
-    const int after = m.kind == Kind::kCombine ? 2 : allowance_ - 1;
-    // Every symmetry key holds the same SLIDES term.
-    const std::uint64_t slides = kKeys[kSlideKeys + allowance_] ^ kKeys[kSlideKeys + after];
     if (m.kind == Kind::kCombine) {
       ranks_[kRankIndex[undo.covered]] ^= dst;
       occupied_ ^= src;
-      for (int s = 0; s < kSymmetries; ++s)
-        keys_[s] ^= slides ^ kKeys[kSymBase[s][m.src] + card] ^ kKeys[kSymBase[s][m.dst] + card] ^
-                    kKeys[kSymBase[s][m.dst] + undo.covered];
     } else {
       occupied_ ^= src | dst;
-      for (int s = 0; s < kSymmetries; ++s)
-        keys_[s] ^= slides ^ kKeys[kSymBase[s][m.src] + card] ^ kKeys[kSymBase[s][m.dst] + card];
     }
+    play_keys(m, keys_);
     cells_[m.dst] = card;
     cells_[m.src] = kNoCard;
-    allowance_ = static_cast<std::uint8_t>(after);
+    allowance_ = static_cast<std::uint8_t>(allowance_after(m));
     assert(consistent());
     return undo;
   }
@@ -238,11 +240,7 @@ struct Germaine {
   // Zobrist key of the exact position (kept incrementally).
   std::uint64_t hash() const { return keys_[0]; }
   // Smallest of the four symmetry keys: equal for positions alike up to a grid symmetry.
-  std::uint64_t canonical_hash() const {
-    std::uint64_t k = keys_[0];
-    for (int s = 1; s < kSymmetries; ++s) k = keys_[s] < k ? keys_[s] : k;
-    return k;
-  }
+  std::uint64_t canonical_hash() const { return smallest(keys_); }
   // hash() computed from scratch.
   std::uint64_t compute_hash() const { return compute_keys()[0]; }
   // canonical_hash() computed from scratch.
@@ -265,6 +263,11 @@ struct Germaine {
   Bitboard occupied() const { return occupied_; }
   // Cells whose top card has rank index k (0: Ace .. 12: King).
   Bitboard rank_cells(int k) const { return ranks_[k]; }
+  // Cells whose top card is near-ranked to rank index k.
+  Bitboard near(int k) const {
+    using namespace germaine_detail;
+    return ranks_[rank_below(k)] | ranks_[rank_above(k)];
+  }
   // Number of legal combines (count_moves() without the slides).
   int count_combines() const {
     using namespace germaine_detail;
@@ -276,7 +279,42 @@ struct Germaine {
     return cells_ == o.cells_ && allowance_ == o.allowance_;
   }
 
+  // --- Looking one legal move ahead without playing it (the solver's move ordering) ---
+
+  // canonical_hash() of the position after m, a legal move.
+  std::uint64_t child_canonical_hash(const Move& m) const {
+    std::array<std::uint64_t, kSymmetries> keys = keys_;
+    play_keys(m, keys);
+    return smallest(keys);
+  }
+
  private:
+  // XORs m's change into keys, this position's four symmetry keys or a copy of them: the one key
+  // update that make() and child_canonical_hash() share. Reads the cells before m is played.
+  void play_keys(const Move& m, std::array<std::uint64_t, kSymmetries>& keys) const {
+    using namespace germaine_detail;
+    const Card card = cells_[m.src];
+    // Every symmetry key holds the same SLIDES term.
+    const std::uint64_t slides = kKeys[kSlideKeys + allowance_] ^ kKeys[kSlideKeys + allowance_after(m)];
+    if (m.kind == Kind::kCombine) {
+      const Card covered = cells_[m.dst];
+      for (int s = 0; s < kSymmetries; ++s)
+        keys[s] ^= slides ^ kKeys[kSymBase[s][m.src] + card] ^ kKeys[kSymBase[s][m.dst] + card] ^
+                   kKeys[kSymBase[s][m.dst] + covered];
+    } else {
+      for (int s = 0; s < kSymmetries; ++s)
+        keys[s] ^= slides ^ kKeys[kSymBase[s][m.src] + card] ^ kKeys[kSymBase[s][m.dst] + card];
+    }
+  }
+  // Slide allowance after m.
+  int allowance_after(const Move& m) const { return m.kind == Kind::kCombine ? 2 : allowance_ - 1; }
+  // Smallest of four symmetry keys: the canonical one.
+  static std::uint64_t smallest(const std::array<std::uint64_t, kSymmetries>& keys) {
+    std::uint64_t k = keys[0];
+    for (int s = 1; s < kSymmetries; ++s) k = keys[s] < k ? keys[s] : k;
+    return k;
+  }
+
   // A position from its cells and allowance; derives the bitboards and keys.
   Germaine(const std::array<Card, kCells>& cells, int allowance);
 
@@ -292,7 +330,7 @@ struct Germaine {
     Bitboard x = 0;
     for (int k = 0; k < kRanks; ++k) {
       const Bitboard a = ranks_[k];
-      const Bitboard b = ranks_[k + 1 == kRanks ? 0 : k + 1];
+      const Bitboard b = ranks_[rank_above(k)];
       x |= (right(a) & b) | (right(b) & a);
     }
     return x;
@@ -303,7 +341,7 @@ struct Germaine {
     Bitboard x = 0;
     for (int k = 0; k < kRanks; ++k) {
       const Bitboard a = ranks_[k];
-      const Bitboard b = ranks_[k + 1 == kRanks ? 0 : k + 1];
+      const Bitboard b = ranks_[rank_above(k)];
       x |= (down(a) & b) | (down(b) & a);
     }
     return x;
@@ -314,16 +352,6 @@ struct Germaine {
     const Bitboard empty = ~occupied & kFull;
     return popcount(empty & right(occupied)) + popcount(empty & left(occupied)) +
            popcount(empty & down(occupied)) + popcount(empty & up(occupied));
-  }
-  // Cells adjacent to the cells of b.
-  static Bitboard neighbours(Bitboard b) {
-    using namespace germaine_detail;
-    return left(b) | right(b) | up(b) | down(b);
-  }
-  // Cells whose top card is near-ranked to rank index k.
-  Bitboard near(int k) const {
-    using namespace germaine_detail;
-    return ranks_[k == kRanks - 1 ? 0 : k + 1] | ranks_[k == 0 ? kRanks - 1 : k - 1];
   }
   // Appends a slide into each cell of dsts from the cell at offset from it.
   static int emit_slides(Move* out, int n, Bitboard dsts, int offset) {

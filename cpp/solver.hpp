@@ -17,6 +17,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <chrono>
 #include <cstdint>
@@ -24,6 +25,8 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "geoffrey.hpp"
@@ -42,6 +45,26 @@ struct PlainMoves {
   static typename G::Undo make(G& g, const typename G::Move& m) { return g.make(m); }
   static void unmake(G& g, const typename G::Move& m, const typename G::Undo& u) { g.unmake(m, u); }
 };
+
+// Whether G can tell a move's child's canonical_hash() without playing the move.
+template <class G, class = void>
+struct HasChildCanonicalHash : std::false_type {};
+template <class G>
+struct HasChildCanonicalHash<G, std::void_t<decltype(std::declval<const G&>().child_canonical_hash(
+                                    std::declval<const typename G::Move&>()))>> : std::true_type {};
+
+// canonical_hash() of g after m: the game's own look-ahead when it has one, else make and unmake.
+template <class G>
+std::uint64_t child_canonical_hash(G& g, const typename G::Move& m) {
+  if constexpr (HasChildCanonicalHash<G>::value) {
+    return g.child_canonical_hash(m);
+  } else {
+    const typename G::Undo undo = g.make(m);
+    const std::uint64_t key = g.canonical_hash();
+    g.unmake(m, undo);
+    return key;
+  }
+}
 
 // Outcome of a solve: a winning line found, no line wins (proven), or a limit stopped it first.
 enum class SolveStatus { kWon, kLost, kUnknown };
@@ -268,11 +291,7 @@ class Solver {
     const int n = rules_.order(g_, moves, pruning_);
     if (n == 0) return reach(ply, Rules::value(g_));
     // Most children are answered by the table: fetch their entries together, not one miss each.
-    for (int i = 0; i < n; ++i) {
-      const auto undo = g_.make(moves[i]);
-      table_.prefetch(g_.canonical_hash());
-      g_.unmake(moves[i], undo);
-    }
+    for (int i = 0; i < n; ++i) table_.prefetch(child_canonical_hash(g_, moves[i]));
     const std::uint64_t start = nodes_;
     int upper = 0;
     for (int i = 0; i < n; ++i) {
@@ -534,10 +553,56 @@ struct SolverRules<Geoffrey> : PlainMoves<Geoffrey> {
   }
 };
 
-// Germaine 2-Move: maximise the rules.md score. Tracks which ranks are still on the grid.
+namespace germaine_solver_detail {
+
+using germaine_detail::Bitboard;
+
+// Cells at most three steps from a cell of b, through any cells: three rounds of growing by one.
+constexpr Bitboard dilate3(Bitboard b) {
+  using namespace germaine_detail;
+  for (int step = 0; step < 3; ++step) b |= left(b) | right(b) | up(b) | down(b);
+  return b;
+}
+
+// kReach[cell] = dilate3 of that cell alone.
+constexpr std::array<Bitboard, germaine_detail::kCells> make_reach() {
+  std::array<Bitboard, germaine_detail::kCells> t{};
+  for (int i = 0; i < germaine_detail::kCells; ++i) t[i] = dilate3(Bitboard{1} << i);
+  return t;
+}
+inline constexpr auto kReach = make_reach();
+
+// dilate3(b) by table: dilation distributes over union, and a rank has at most four cards.
+inline Bitboard reach(Bitboard b) {
+  Bitboard r = 0;
+  for (; b; b &= b - 1) r |= kReach[germaine_detail::lsb(b)];
+  return r;
+}
+
+// A position's cells of rank index k, as a function of k.
+struct RankCells {
+  const Germaine& g;
+  // Cells of rank index k.
+  Bitboard operator()(int k) const { return g.rank_cells(k); }
+};
+// Entry k of a per-rank table, as a function of k.
+struct Table {
+  const Bitboard* t;
+  // Entry k.
+  Bitboard operator()(int k) const { return t[k]; }
+};
+
+using germaine_detail::rank_above;
+using germaine_detail::rank_below;
+
+}  // namespace germaine_solver_detail
+
+// Germaine 2-Move: maximise the rules.md score. Tracks which ranks are still on the grid and, per
+// rank, the cells within three steps of its cards (what partnered() counts with).
 template <>
 struct SolverRules<Germaine> {
   using G = Germaine;
+  using Bitboard = G::Bitboard;
   // 52 minus one card left: a one-card finish scores 51 + its rank, two cards left at most 50.
   static constexpr int kWinValue = 52;
   static constexpr bool kScored = true;
@@ -546,11 +611,13 @@ struct SolverRules<Germaine> {
   static constexpr unsigned kAllRanks = (1u << 13) - 1;
   // Highest score: a King left alone.
   static constexpr int kPerfect = kDeck - 1 + 13;
+  static constexpr int kRanks = germaine_detail::kRanks;
 
-  // Counts the cards of each rank on g's grid.
+  // Counts the cards of each rank on g's grid and works out each rank's reach.
   explicit SolverRules(const G& g) {
     for (int i = 0; i < G::kCells; ++i)
       if (g.cell(i) != kNoCard) add(g.cell(i));
+    for (int k = 0; k < kRanks; ++k) reach_[k] = germaine_solver_detail::reach(g.rank_cells(k));
   }
   // One card left (or none, on a hand-made empty grid): the score cannot change any more.
   static bool goal(const G& g) { return g.cards_left() <= 1; }
@@ -579,7 +646,7 @@ struct SolverRules<Germaine> {
   // keep high cards for the last one); ties in generation order. Keeping the cards together is
   // what wins: a plain combines-first order strands cards one by one and never gets back up the
   // tree to undo it. Independent slides played in either order reach the same position, which the
-  // table answers the second time.
+  // table answers the second time. Children are worked out from g's bitboards, not played.
   // Pruning rule (pruning=true): a slide that spends the last unit of allowance and leaves no
   // combine is skipped. Why it is safe: its child has no legal move and the same cards as g, so
   // its value is 52 minus g's cards left (two or more: g is not a goal). Every line from g ends
@@ -587,51 +654,108 @@ struct SolverRules<Germaine> {
   // least that much; when every move of g is skipped, g itself counts as the dead end
   // (search() scores a position with no move to search), with that same value.
   int order(G& g, G::Move* out, bool pruning) const {
+    using namespace germaine_solver_detail;
     G::Move moves[G::kMaxMoves];
     const int n = g.generate(moves);
+    const int parent = partnered(RankCells{g}, Table{reach_});
+    const int combines = static_cast<int>(std::count_if(
+        moves, moves + n, [](const G::Move& m) { return m.kind == G::Kind::kCombine; }));
     int priority[G::kMaxMoves];
     int kept = 0;
     for (int i = 0; i < n; ++i) {
       const G::Move m = moves[i];
       const bool combine = m.kind == G::Kind::kCombine;
+      const bool skip = pruning && !combine && g.allowance() == 1 && g.combines_after(m, combines) == 0;
+      const int partners = skip ? -1 : child_partnered(g, m, parent);
+      assert(agrees_with_play(g, m, pruning, skip, partners));
+      if (skip) continue;
       const int style = combine ? 32 + 2 * rank_of(g.cell(m.src)) - rank_of(g.cell(m.dst)) : 0;
-      const G::Undo u = g.make(m);
-      const bool skip = pruning && !combine && g.allowance() == 0 && g.count_combines() == 0;
-      if (!skip) {
-        priority[kept] = 64 * partnered(g) + style;
-        out[kept++] = m;
-      }
-      g.unmake(m, u);
+      priority[kept] = 64 * partners + style;
+      out[kept++] = m;
     }
     sort_moves(out, priority, kept);
     return kept;
   }
 
-  // Plays m, noting the card a combine covers.
+  // Plays m, noting the card a combine covers and the reach of the ranks that moved.
   G::Undo make(G& g, const G::Move& m) {
     if (m.kind == G::Kind::kCombine) remove(g.cell(m.dst));
-    return g.make(m);
+    const G::Undo u = g.make(m);
+    update_reach(g, g.cell(m.dst), u.covered);
+    return u;
   }
-  // Takes m back, noting the uncovered card.
+  // Takes m back, noting the uncovered card and the reach of the ranks that moved.
   void unmake(G& g, const G::Move& m, const G::Undo& u) {
     g.unmake(m, u);
     if (m.kind == G::Kind::kCombine) add(g.cell(m.dst));
+    update_reach(g, g.cell(m.src), u.covered);
   }
 
  private:
   // Cards with a near-ranked card at most three steps away (cards in between not counted as
   // obstacles): pairs that two slides and a combine may still join. A heuristic for order(),
-  // never a bound: allowance won by combines elsewhere can walk any card anywhere.
-  static int partnered(const G& g) {
-    using namespace germaine_detail;
+  // never a bound: allowance won by combines elsewhere can walk any card anywhere. Summed over
+  // the ranks lo, lo + 1, ... (count of them, on the 13-cycle) with ranks(k) the cells of rank k
+  // and reach(k) = dilate3(ranks(k)): near-ranked cards of k lie in reach(k - 1) | reach(k + 1).
+  template <class Ranks, class Reach>
+  static int partnered(Ranks ranks, Reach reach, int lo = 0, int count = kRanks) {
+    using namespace germaine_solver_detail;
     int n = 0;
-    for (int k = 0; k < kRanks; ++k) {
-      Bitboard near =
-          g.rank_cells(k == kRanks - 1 ? 0 : k + 1) | g.rank_cells(k == 0 ? kRanks - 1 : k - 1);
-      for (int step = 0; step < 3; ++step) near |= left(near) | right(near) | up(near) | down(near);
-      n += popcount(g.rank_cells(k) & near);
-    }
+    for (int i = 0, k = lo; i < count; ++i, k = rank_above(k))
+      n += germaine_detail::popcount(ranks(k) & (reach(rank_below(k)) | reach(rank_above(k))));
     return n;
+  }
+
+  // partnered() of g after m, from parent = partnered() of g: only the moved card's rank a and a
+  // covered card's rank b change cells and reach, so only the ranks within one of a or b count
+  // differently (a slide: a - 1 .. a + 1; a combine, b = a +- 1: the four ranks around both).
+  int child_partnered(const G& g, const G::Move& m, int parent) const {
+    using namespace germaine_solver_detail;
+    const int a = germaine_detail::kRankIndex[g.cell(m.src)];
+    const Bitboard ranks_a = g.rank_cells(a) ^ (Bitboard{1} << m.src) ^ (Bitboard{1} << m.dst);
+    const Bitboard reach_a = germaine_solver_detail::reach(ranks_a);
+    int b = -1;
+    Bitboard ranks_b = 0;
+    Bitboard reach_b = 0;
+    int lo = rank_below(a);
+    int count = 3;
+    if (m.kind == G::Kind::kCombine) {
+      b = germaine_detail::kRankIndex[g.cell(m.dst)];
+      ranks_b = g.rank_cells(b) ^ (Bitboard{1} << m.dst);
+      reach_b = germaine_solver_detail::reach(ranks_b);
+      lo = rank_below(b == rank_above(a) ? a : b);
+      count = 4;
+    }
+    const auto child_ranks = [&](int k) {
+      return k == a ? ranks_a : k == b ? ranks_b : g.rank_cells(k);
+    };
+    const auto child_reach = [&](int k) { return k == a ? reach_a : k == b ? reach_b : reach_[k]; };
+    return parent + partnered(child_ranks, child_reach, lo, count) -
+           partnered(RankCells{g}, Table{reach_}, lo, count);
+  }
+
+  // Debug check of order()'s look-ahead against m played: the skip rule, the child's partnered()
+  // (reach worked out afresh by dilate3) and its canonical key.
+  static bool agrees_with_play(G& g, const G::Move& m, bool pruning, bool skip, int partners) {
+    using namespace germaine_solver_detail;
+    const std::uint64_t key = g.child_canonical_hash(m);
+    const G::Undo u = g.make(m);
+    const bool played_skip =
+        pruning && m.kind == G::Kind::kSlide && g.allowance() == 0 && g.count_combines() == 0;
+    const auto fresh_reach = [&g](int k) { return dilate3(g.rank_cells(k)); };
+    const bool ok = skip == played_skip && key == g.canonical_hash() &&
+                    (skip || partners == partnered(RankCells{g}, fresh_reach));
+    g.unmake(m, u);
+    return ok;
+  }
+
+  // Recomputes the reach of the moved card's rank and of a covered card's rank (kNoCard: none).
+  void update_reach(const G& g, Card moved, Card covered) {
+    const int a = germaine_detail::kRankIndex[moved];
+    reach_[a] = germaine_solver_detail::reach(g.rank_cells(a));
+    if (covered == kNoCard) return;
+    const int b = germaine_detail::kRankIndex[covered];
+    reach_[b] = germaine_solver_detail::reach(g.rank_cells(b));
   }
   void add(Card c) {
     const int k = rank_of(c) - 1;
@@ -642,8 +766,9 @@ struct SolverRules<Germaine> {
     if (--count_[k] == 0) present_ &= ~(1u << k);
   }
 
-  int count_[13] = {};
-  unsigned present_ = 0;  // bit r-1: a card of rank r is on the grid
+  int count_[kRanks] = {};
+  unsigned present_ = 0;         // bit r-1: a card of rank r is on the grid
+  Bitboard reach_[kRanks] = {};  // reach_[k] = dilate3(g.rank_cells(k)) of the position searched
 };
 
 }  // namespace pe
