@@ -69,6 +69,13 @@ struct Geoffrey {
   // Number of legal moves after the legal move m, without making it (perft's last two plies);
   // the second argument (count_moves() here) is not needed.
   inline int count_after(const Move& m, int) const;
+  // canonical_hash() after the legal move m, without making it (the solver's look-ahead).
+  std::uint64_t child_canonical_hash(const Move& m) const { return canonical_ ^ canonical_change(m); }
+  // Whether the legal move m turns up the face-down card it uncovers.
+  bool turns_card(const Move& m) const {
+    const int i = idx_[m.card];
+    return i && i == down_[m.src];
+  }
   // Plays a legal move; the Undo takes it back.
   inline Undo make(const Move& m);
   // Takes back m, the last move made, with the Undo make() returned.
@@ -108,6 +115,8 @@ struct Geoffrey {
     return kKeys[below == kNoCard ? kBottomAny + c : kOn + c * kDeck + below];
   }
 
+  // XOR of the canonical-key terms the legal move m changes, read before it is made.
+  inline std::uint64_t canonical_change(const Move& m) const;
   // Legal moves of a position with these masks, column_of(c) giving the column of a face-up card.
   template <class ColumnOf>
   static int count_with(std::uint64_t tops, std::uint64_t up, std::uint64_t next_home,
@@ -200,17 +209,30 @@ inline int Geoffrey::count_after(const Move& m, int) const {
   });
 }
 
+inline std::uint64_t Geoffrey::canonical_change(const Move& m) const {
+  const Card h = m.card;
+  const int i = idx_[h];
+  const Card below = i ? cards_[m.src][i - 1] : kNoCard;
+  std::uint64_t x = canonical_term(h, below);
+  if (m.dst == kFoundation) {
+    x ^= kKeys[kHome + h];
+  } else {
+    const int lt = len_[m.dst];
+    x ^= canonical_term(h, lt ? cards_[m.dst][lt - 1] : kNoCard);
+  }
+  return turns_card(m) ? x ^ kKeys[kDown + below] : x;
+}
+
 inline Geoffrey::Undo Geoffrey::make(const Move& m) {
   Undo u{hash_, canonical_, false};
   const int s = m.src;
   const Card h = m.card;
   const int i = idx_[h];
   const Card below = i ? cards_[s][i - 1] : kNoCard;
+  canonical_ ^= canonical_change(m);
   hash_ ^= term(h, below, s);
-  canonical_ ^= canonical_term(h, below);
   if (m.dst == kFoundation) {
     hash_ ^= kKeys[kHome + h];
-    canonical_ ^= kKeys[kHome + h];
     up_ ^= bit(h);
     tops_ ^= bit(h);
     // The suit's next card follows h (none after a King).
@@ -221,7 +243,6 @@ inline Geoffrey::Undo Geoffrey::make(const Move& m) {
     const int lt = len_[t];
     const Card onto = lt ? cards_[t][lt - 1] : kNoCard;
     hash_ ^= term(h, onto, t);
-    canonical_ ^= canonical_term(h, onto);
     if (lt) tops_ ^= bit(onto);
     empty_ &= ~(1u << t);
     const int n = len_[s] - i;
@@ -241,7 +262,6 @@ inline Geoffrey::Undo Geoffrey::make(const Move& m) {
       --down_[s];
       up_ |= bit(below);
       hash_ ^= kKeys[kDown + below];
-      canonical_ ^= kKeys[kDown + below];
       u.turned = true;
     }
   } else {

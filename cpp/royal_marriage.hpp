@@ -118,11 +118,7 @@ struct RoyalMarriage {
     const int i = m.at;
     const int k = m.second == kNoCard ? 1 : 2;
     std::uint8_t* r = row();
-    // The cards around the gap, read before the row closes up.
-    const std::uint8_t a1 = r[i - 1], c = r[i], d = r[i + k - 1], b0 = r[i + k];
-    // Pairs (a1,c) (d,b0) and, for a remove-two, (c,d) break; (a1,b0) forms.
-    const std::uint64_t inner = pair_key(c, d);
-    hash_ ^= pair_key(a1, c) ^ pair_key(d, b0) ^ pair_key(a1, b0) ^ (k == 2 ? inner : 0);
+    hash_ ^= hash_change(m);
     masks_after(m, one_, two_);
     shift(r + i + k, r + i);
     n_ -= k;
@@ -149,6 +145,9 @@ struct RoyalMarriage {
     check_keys();
 #endif
   }
+
+  // canonical_hash() after the legal move m (from generate()), without making it.
+  std::uint64_t child_canonical_hash(const Move& m) const { return hash_ ^ hash_change(m); }
 
   // Zobrist key of the row (kept incrementally).
   std::uint64_t hash() const { return hash_; }
@@ -226,6 +225,16 @@ struct RoyalMarriage {
 
   std::uint8_t* row() { return buf_ + kFront; }
   const std::uint8_t* row() const { return buf_ + kFront; }
+  // XOR of the pair keys the legal move m changes: (a1,c) (d,b0) and, for a remove-two, (c,d)
+  // break; (a1,b0) forms (c .. d the removed cards, a1 and b0 their neighbours).
+  std::uint64_t hash_change(const Move& m) const {
+    const int i = m.at;
+    const int k = m.second == kNoCard ? 1 : 2;
+    const std::uint8_t* r = row();
+    const std::uint8_t a1 = r[i - 1], c = r[i], d = r[i + k - 1], b0 = r[i + k];
+    const std::uint64_t inner = pair_key(c, d);
+    return pair_key(a1, c) ^ pair_key(d, b0) ^ pair_key(a1, b0) ^ (k == 2 ? inner : 0);
+  }
   // The move masks after the legal move m: bit j of one tests the pair (j-1, j+1), of two the
   // pair (j-1, j+2). Bits whose pair lies left of the gap stay, bits right of it move down by the
   // cards removed; the few whose pair straddles the gap are tested afresh.

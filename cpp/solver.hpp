@@ -538,11 +538,10 @@ struct SolverRules<Geoffrey> : PlainMoves<Geoffrey> {
     int priority[G::kMaxMoves];
     int kept = 0;
     for (int i = 0; i < n; ++i) {
-      const G::Undo u = g.make(moves[i]);
-      const std::uint64_t key = g.canonical_hash();
+      const std::uint64_t key = g.child_canonical_hash(moves[i]);
       // Home moves first, then moves that turn a card up, then by the child's mobility.
-      const int p = (moves[i].dst == G::kFoundation) * 256 + u.turned * 128 + g.count_moves();
-      g.unmake(moves[i], u);
+      const int p = (moves[i].dst == G::kFoundation) * 256 + g.turns_card(moves[i]) * 128 +
+                    g.count_after(moves[i], n);
       if (key == parent || std::find(keys, keys + kept, key) != keys + kept) continue;
       keys[kept] = key;
       priority[kept] = p;
