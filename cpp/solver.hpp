@@ -225,9 +225,9 @@ class Solver {
     for (const Move& m : r.line) end.make(m);
     r.score = end.score();
     r.proven = finished || best_ >= target_;
-    r.status = end.is_won() ? SolveStatus::kWon
-               : no_win || (r.proven && best_ < Rules::kWinValue) ? SolveStatus::kLost
-                                                                  : SolveStatus::kUnknown;
+    r.status = end.is_won()            ? SolveStatus::kWon
+               : no_win || r.proven ? SolveStatus::kLost
+                                    : SolveStatus::kUnknown;
     r.nodes = nodes_;
     return r;
   }

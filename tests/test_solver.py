@@ -52,6 +52,8 @@ KNOWN: List[Tuple[str, Any, str]] = [
     ("germaine", f"AC 2D {' '.join(['--'] * 11)}\n" + "\n".join([EMPTY_ROW] * 3), "won"),
     ("germaine", f"AC -- 2D {' '.join(['--'] * 10)}\n" + "\n".join([EMPTY_ROW] * 3), "lost"),
     ("germaine", f"AC -- 2D {' '.join(['--'] * 10)}\n" + "\n".join([EMPTY_ROW] * 3) + "\nslides: 1", "won"),
+    # No card at all: nothing can leave one card.
+    ("germaine", "\n".join([EMPTY_ROW] * 4), "lost"),
 ]
 
 
