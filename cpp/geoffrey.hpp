@@ -63,9 +63,7 @@ struct Geoffrey {
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
   // Number of legal moves, without listing them (perft's bulk count).
-  int count_moves() const {
-    return count_with(tops_, up_, next_home_, empty_, [this](Card c) { return col_[c]; });
-  }
+  int count_moves() const { return count_with(tops_, up_, next_home_, empty_, ColumnOf{this}); }
   // Number of legal moves after the legal move m, without making it (perft's last two plies);
   // the second argument (count_moves() here) is not needed.
   inline int count_after(const Move& m, int) const;
@@ -117,10 +115,15 @@ struct Geoffrey {
 
   // XOR of the canonical-key terms the legal move m changes, read before it is made.
   inline std::uint64_t canonical_change(const Move& m) const;
+  // The column of a tableau card, as a function for count_with().
+  struct ColumnOf {
+    const Geoffrey* g;
+    int operator()(Card c) const { return g->col_[c]; }
+  };
   // Legal moves of a position with these masks, column_of(c) giving the column of a face-up card.
-  template <class ColumnOf>
+  template <class Columns>
   static int count_with(std::uint64_t tops, std::uint64_t up, std::uint64_t next_home,
-                        std::uint32_t empty, ColumnOf column_of);
+                        std::uint32_t empty, Columns column_of);
   // Sets the derived fields (masks, locations, keys) from columns, face-down counts, foundations.
   void set_up();
 #ifndef NDEBUG
@@ -168,9 +171,9 @@ inline int Geoffrey::generate(Move* out) const {
   return n;
 }
 
-template <class ColumnOf>
+template <class Columns>
 int Geoffrey::count_with(std::uint64_t tops, std::uint64_t up, std::uint64_t next_home,
-                         std::uint32_t empty, ColumnOf column_of) {
+                         std::uint32_t empty, Columns column_of) {
   int n = __builtin_popcountll(tops & next_home) +
           __builtin_popcountll(up & kKings) * __builtin_popcount(empty);
   for (std::uint64_t b = ((tops & ~kAces) >> 1) & up; b; b &= b - 1) {
@@ -198,7 +201,7 @@ inline int Geoffrey::count_after(const Move& m, int) const {
     up ^= bit(h);
     tops ^= bit(h);
     next_home ^= bit(h) | (rank_of(h) < 13 ? bit(h) << 1 : 0);
-    return count_with(tops, up, next_home, empty, [this](Card c) { return col_[c]; });
+    return count_with(tops, up, next_home, empty, ColumnOf{this});
   }
   const int t = m.dst;
   if (len_[t]) tops ^= bit(cards_[t][len_[t] - 1]);

@@ -175,8 +175,7 @@ struct Germaine {
     const Bitboard dst = Bitboard{1} << m.dst;
     const bool combine = m.kind == Kind::kCombine;
     const int combines = combines_after(m, moves_here - (allowance_ ? count_slides(occupied_) : 0));
-    const int allowance = combine ? 2 : allowance_ - 1;
-    return combines + (allowance ? count_slides(occupied_ ^ src ^ (combine ? 0 : dst)) : 0);
+    return combines + (allowance_after(m) ? count_slides(occupied_ ^ src ^ (combine ? 0 : dst)) : 0);
   }
 
   // Number of legal combines after the legal move m, without making it; combines_here is

@@ -4,8 +4,8 @@
 #include <cassert>
 #include <chrono>
 #include <cstdint>
-
-#include "royal_marriage.hpp"
+#include <type_traits>
+#include <utility>
 
 namespace pe {
 
@@ -57,12 +57,22 @@ std::uint64_t count_two_plies_by_moves(G& g) {
   return total;
 }
 
-// perft(g, 2); a game with a faster way overloads it for its own type.
+// Whether G has a faster perft(g, 2) of its own: a member count_two_plies().
+template <class G, class = void>
+struct HasCountTwoPlies : std::false_type {};
+template <class G>
+struct HasCountTwoPlies<G, std::void_t<decltype(std::declval<const G&>().count_two_plies())>>
+    : std::true_type {};
+
+// perft(g, 2): the game's own count_two_plies() when it has one, else count_after() per move.
 template <class G>
 std::uint64_t count_two_plies(G& g) {
-  return count_two_plies_by_moves(g);
+  if constexpr (HasCountTwoPlies<G>::value) {
+    return g.count_two_plies();
+  } else {
+    return count_two_plies_by_moves(g);
+  }
 }
-inline std::uint64_t count_two_plies(RoyalMarriage& g) { return g.count_two_plies(); }
 
 // Number of legal move sequences of length depth from g (rules.md "Perft"); g is restored.
 // bulk: count the last two plies without making their moves (count_moves(), count_after()).

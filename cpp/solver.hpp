@@ -25,8 +25,6 @@
 #include <limits>
 #include <memory>
 #include <new>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "geoffrey.hpp"
@@ -45,26 +43,6 @@ struct PlainMoves {
   static typename G::Undo make(G& g, const typename G::Move& m) { return g.make(m); }
   static void unmake(G& g, const typename G::Move& m, const typename G::Undo& u) { g.unmake(m, u); }
 };
-
-// Whether G can tell a move's child's canonical_hash() without playing the move.
-template <class G, class = void>
-struct HasChildCanonicalHash : std::false_type {};
-template <class G>
-struct HasChildCanonicalHash<G, std::void_t<decltype(std::declval<const G&>().child_canonical_hash(
-                                    std::declval<const typename G::Move&>()))>> : std::true_type {};
-
-// canonical_hash() of g after m: the game's own look-ahead when it has one, else make and unmake.
-template <class G>
-std::uint64_t child_canonical_hash(G& g, const typename G::Move& m) {
-  if constexpr (HasChildCanonicalHash<G>::value) {
-    return g.child_canonical_hash(m);
-  } else {
-    const typename G::Undo undo = g.make(m);
-    const std::uint64_t key = g.canonical_hash();
-    g.unmake(m, undo);
-    return key;
-  }
-}
 
 // Outcome of a solve: a winning line found, no line wins (proven), or a limit stopped it first.
 enum class SolveStatus { kWon, kLost, kUnknown };
@@ -291,7 +269,7 @@ class Solver {
     const int n = rules_.order(g_, moves, pruning_);
     if (n == 0) return reach(ply, Rules::value(g_));
     // Most children are answered by the table: fetch their entries together, not one miss each.
-    for (int i = 0; i < n; ++i) table_.prefetch(child_canonical_hash(g_, moves[i]));
+    for (int i = 0; i < n; ++i) table_.prefetch(g_.child_canonical_hash(moves[i]));
     const std::uint64_t start = nodes_;
     int upper = 0;
     for (int i = 0; i < n; ++i) {
@@ -359,6 +337,7 @@ void sort_moves(Move* moves, int* priority, int n) {
 // goal(g) (stop here: nothing better below), value(g) (value where the search stops),
 // bound(rules, g, pruning) (upper bound on any value reachable from g), order(g, out, pruning)
 // (the moves to search, best first), make/unmake (the game's, plus any state the rules track).
+// The game itself gives child_canonical_hash(m), the key after a move, for the table prefetch.
 
 // Which stretches of a Royal Marriage row can be cleared: W(l, r), for row positions l < r, says
 // every card strictly between l and r can be removed while l and r stay.
