@@ -194,6 +194,47 @@ struct Germaine {
     return combines_here + 2 * pairs;
   }
 
+  // perft(*this, 2) without listing or making a move: count_after() summed over every legal move,
+  // with this position's combines and slides counted once. A combine empties its src, which then
+  // takes a slide from each card beside it and gives none to the empty cells beside it.
+  std::uint64_t count_two_plies() const {
+    using namespace germaine_detail;
+    const int combines = count_combines();
+    const int slides = count_slides(occupied_);
+    std::uint64_t total = 0;
+    const auto add_combine = [&](int src, int dst) {
+      const Bitboard beside = neighbours(Bitboard{1} << src);
+      total += static_cast<std::uint64_t>(combines_after(Move{std::uint8_t(src), std::uint8_t(dst), Kind::kCombine}, combines) +
+                                          slides + 2 * popcount(beside & occupied_) - popcount(beside));
+    };
+    for (Bitboard b = combine_right(); b; b &= b - 1) {
+      const int j = lsb(b);
+      add_combine(j - 1, j);
+      add_combine(j, j - 1);
+    }
+    for (Bitboard b = combine_down(); b; b &= b - 1) {
+      const int j = lsb(b);
+      add_combine(j - kCols, j);
+      add_combine(j, j - kCols);
+    }
+    if (allowance_ == 0) return total;
+    const Bitboard empty = ~occupied_ & kFull;
+    const auto add_slides = [&](Bitboard dsts, int offset) {
+      for (Bitboard b = dsts; b; b &= b - 1) {
+        const int j = lsb(b);
+        const Move m{std::uint8_t(j + offset), std::uint8_t(j), Kind::kSlide};
+        const Bitboard moved = (Bitboard{1} << m.src) | (Bitboard{1} << j);
+        total += static_cast<std::uint64_t>(combines_after(m, combines) +
+                                            (allowance_ > 1 ? count_slides(occupied_ ^ moved) : 0));
+      }
+    };
+    add_slides(empty & right(occupied_), -1);
+    add_slides(empty & left(occupied_), +1);
+    add_slides(empty & down(occupied_), -kCols);
+    add_slides(empty & up(occupied_), +kCols);
+    return total;
+  }
+
   // Plays a legal move; returns what unmake() needs.
   Undo make(const Move& m) {
     using namespace germaine_detail;

@@ -116,11 +116,16 @@ def _for_terminal(text: str) -> str:
     return draw.terminal_text(text, colour=True) if sys.stdout.isatty() else text
 
 
-def _timed_perft(impl: str, state: Any, depth: int, label: str) -> "tuple[int, float]":
-    """perft(state, depth) by one implementation and its seconds, split over the root moves for a
-    progress bar; only the perft calls are timed, not the bar or the copies."""
+# A depth whose previous depth took less than this (seconds) runs as one call: it ends within a
+# second or two, and the overhead of one call per root move would be timed with it.
+_ONE_CALL_BELOW = 0.05
+
+
+def _timed_perft(impl: str, state: Any, depth: int, label: str, split: bool) -> "tuple[int, float]":
+    """perft(state, depth) by one implementation and its seconds; split: one call per root move,
+    for a progress bar. Only the perft calls are timed, not the bar or the copies."""
     count_fn: Callable[[Any, int], int] = IMPLEMENTATIONS[impl][1]
-    if depth <= 1:
+    if depth <= 1 or not split:
         start = time.perf_counter()
         return count_fn(state, depth), time.perf_counter() - start
     total, seconds = 0, 0.0
@@ -156,8 +161,12 @@ def _run_perft(game: str, args: argparse.Namespace, depth: int) -> bool:
         header.append("cpp/reference")
     print("  ".join(f"{h:>16}" if i else f"{h:>5}" for i, h in enumerate(header)))
     agree = True
+    seconds_before = dict.fromkeys(impls, 0.0)
     for d in range(1, depth + 1):
-        results = {impl: _timed_perft(impl, states[impl], d, f"{impl} depth {d}") for impl in impls}
+        results = {impl: _timed_perft(impl, states[impl], d, f"{impl} depth {d}",
+                                      split=seconds_before[impl] >= _ONE_CALL_BELOW)
+                   for impl in impls}
+        seconds_before = {impl: results[impl][1] for impl in impls}
         counts = {results[impl][0] for impl in impls}
         row = [f"{d:>5}", f"{results[impls[0]][0]:>16,}"]
         for impl in impls:
