@@ -165,9 +165,11 @@ class Solver {
     clock_.ctx = this;
     timed_ = opt.time_limit > 0;
     start_ = Clock::now();
+    // Capped at 1e9 s (about 31 years): a span of ~3e9 s or more overflows the clock's 64-bit
+    // nanoseconds (in run()'s 3 / 4 share too) and would end the search at once.
     if (timed_)
       deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
-                               std::chrono::duration<double>(opt.time_limit));
+                               std::chrono::duration<double>(std::min(opt.time_limit, 1e9)));
     best_line_.reserve(Rules::kMaxPly);
   }
 

@@ -55,7 +55,8 @@ class Interrupted(NamedTuple):
     seconds: float
 
 
-def _child_defaults() -> None:
+def child_defaults() -> None:
+    """``preexec_fn`` of test children: default SIGINT handling and a 60 s alarm (see below)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.alarm(60)
 
@@ -68,7 +69,7 @@ def interrupt_after_first_line(command: List[str], delay: float = 0.5) -> Interr
     carries a 60 s alarm so that nothing, not even a stray child, can outlive a failed test for long.
     """
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          preexec_fn=_child_defaults) as child:
+                          preexec_fn=child_defaults) as child:
         assert child.stdout is not None and child.stderr is not None
         try:
             child.stdout.readline()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -45,7 +46,8 @@ def test_bad_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 @pytest.mark.parametrize("argv", [["deal", "chess", "1"], ["deal", "germaine", "-1"],
-                                  ["deal", "germaine", str(1 << 64)], ["perft", "germaine", "1", "--depth", "-2"]])
+                                  ["deal", "germaine", str(1 << 64)], ["perft", "germaine", "1", "--depth", "-2"],
+                                  ["perft", "germaine", "1", "--depth", "0"]])
 def test_bad_arguments_exit_2(argv: list, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
@@ -138,3 +140,68 @@ def test_perft_takes_one_position_source(tmp_path: Path) -> None:
     position.write_text("QH 3C 9D 2S 3S KH", encoding="utf-8")
     with pytest.raises(SystemExit):
         main(["perft", "royal-marriage", "3", "--file", str(position)])
+
+
+def _usage_error(argv: List[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """The stderr of a command line that argparse refuses (exit 2, nothing on stdout)."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "", "refused before anything is printed"
+    return err
+
+
+@pytest.mark.parametrize("limit", ["inf", "nan", "1e400", "-inf", "-1", "-1e-400", "0", "x"])
+def test_time_limit_must_be_a_finite_positive_number(limit: str, capsys: pytest.CaptureFixture[str]) -> None:
+    err = _usage_error(["solve", "germaine", "1", f"--time-limit={limit}"], capsys)
+    assert "time limit must be" in err and repr(limit) in err
+
+
+def test_huge_time_limit_does_not_stop_the_search_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # 1e12 s used to overflow the deadline's 64-bit nanoseconds and end the search at the first poll.
+    assert main(["solve", "germaine", "1", "--node-limit", "1000000", "--time-limit", "1e12"]) == 3
+    assert _solve_output(capsys.readouterr().out)["nodes"] == "1,000,000"
+
+
+@pytest.mark.parametrize("limit", [str(10**30), str(1 << 63)])
+def test_solve_node_limit_must_fit_64_bits(limit: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert f"node limit must be in 1 .. 2**63-1, got {limit}" in _usage_error(
+        ["solve", "royal-marriage", "1", "--node-limit", limit], capsys)
+
+
+def test_perft_depth_is_at_least_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "depth must be in 1 .. 500, got 0" in _usage_error(["perft", "germaine", "1", "--depth", "0"], capsys)
+
+
+@pytest.mark.parametrize("number", ["0x10", "5_0", "\u0663", "\uff17", " 7", "+7", "1e3", "-1", "7.0", ""])
+@pytest.mark.parametrize("command", ["deal", "perft", "show", "solve"])
+def test_deal_numbers_are_plain_decimal_digits(command: str, number: str, capsys: pytest.CaptureFixture[str]) -> None:
+    err = _usage_error([command, "royal-marriage", number], capsys)
+    assert f"deal number must be written with the digits 0-9 alone, got {number!r}" in err
+
+
+def test_usage_errors_name_the_sources_each_command_has(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _usage_error(["deal", "germaine"], capsys)
+    assert err.startswith("usage: patience deal ") and "--file" not in err
+    assert "deal needs exactly one of a deal number N and --pysol P" in err
+    err = _usage_error(["solve", "germaine"], capsys)
+    assert err.startswith("usage: patience solve ")
+    assert "solve needs exactly one of a deal number N, --pysol P and --file F" in err
+
+
+@pytest.mark.parametrize("buffered", [True, False])
+@pytest.mark.parametrize("argv", [["deal", "germaine", "1"], ["perft", "royal-marriage", "1", "--depth", "2"],
+                                  ["solve", "royal-marriage", "1", "--show"], ["--help"]])
+def test_a_closed_pipe_ends_the_command_quietly(argv: List[str], buffered: bool) -> None:
+    script = Path(sys.executable).with_name("patience")
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with subprocess.Popen([str(script), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as child:
+        assert child.stdout is not None and child.stderr is not None
+        child.stdout.close()  # as `| head -1` does, here before the command has written anything
+        err = child.stderr.read()
+        code = child.wait(timeout=30)
+    # Unbuffered, argparse's help meets the closed pipe at once and ignores the error itself: exit 0.
+    assert (code, err) == (0 if argv == ["--help"] and not buffered else 141, b"")

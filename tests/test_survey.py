@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -9,7 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, Iterator, List, Set, Tuple
 
 import pytest
 
@@ -17,6 +18,7 @@ from patience_engine import survey
 from patience_engine.signature import engine_version
 from patience_engine.cli import main
 from patience_engine.survey import Row, SurveyFileError
+from conftest import child_defaults
 
 # Small limits keep every deal quick; the rows still mix won, lost and unknown.
 NODE_LIMIT = 3000
@@ -49,10 +51,95 @@ def row_count(db: Path) -> int:
 def test_parse_deal_range() -> None:
     assert survey.parse_deal_range("3-7") == range(3, 8)
     assert survey.parse_deal_range("5") == range(5, 6)
-    assert survey.parse_deal_range("0x10-0x11") == range(16, 18)
-    for bad in ["7-3", "a-b", "-1", "1-", str(1 << 63)]:
+    assert survey.parse_deal_range("007-010") == range(7, 11)
+    assert survey.parse_deal_range(f"0-{(1 << 63) - 1}") == range(0, 1 << 63)
+    for bad in ["7-3", "a-b", "-1", "1-", "", str(1 << 63), "1-2-3"]:
         with pytest.raises(ValueError):
             survey.parse_deal_range(bad)
+
+
+@pytest.mark.parametrize("deals", ["0x10-0x11", "5_0", "\u0663-\u0664", " 1-2", "1 - 2", "+1-2", "1-+2", "1e3"])
+def test_deal_ranges_are_plain_decimal_digits(deals: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(ValueError, match="deal number must be written with the digits 0-9 alone"):
+        survey.parse_deal_range(deals)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["survey", "royal-marriage", f"--deals={deals}"])
+    assert exit_info.value.code == 2
+    assert "--deals: deal range must be A-B or N: deal number must be written" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--node-limit", str(10**30), "node limit must be in 1 .. 2**63-1"),
+    ("--node-limit", str(1 << 63), "node limit must be in 1 .. 2**63-1"),
+    ("--node-limit", "0", "node limit must be in 1 .. 2**63-1"),
+    ("--table-bytes", str(10**30), "table bytes must be in 0 .. 2**63-1"),
+    ("--table-bytes", str(1 << 63), "table bytes must be in 0 .. 2**63-1"),
+    ("--table-bytes", "-1", "table bytes must be written with the digits 0-9 alone"),
+    ("--jobs", "0", "jobs must be >= 1"),
+])
+def test_limits_out_of_range_are_refused_before_the_file_is_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str) -> None:
+    db = tmp_path / "s.sqlite"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["survey", "royal-marriage", "--deals", "1-2", "--db", str(db), f"{option}={value}"])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("limits", [dict(node_limit=1 << 63), dict(table_bytes=1 << 63)])
+def test_run_survey_refuses_limits_sqlite_cannot_store(tmp_path: Path, limits: Dict[str, int]) -> None:
+    with pytest.raises(ValueError, match="must be in"):
+        survey.run_survey("royal-marriage", range(1, 3), db=str(tmp_path / "s.sqlite"),
+                          **dict(SETTINGS, **limits))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_table_too_big_for_memory_is_a_clear_error_and_leaves_no_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.sqlite"
+    assert main(["survey", "royal-marriage", "--deals", "1-2", "--jobs", "1", "--db", str(db),
+                 "--table-bytes", str(10**18)]) == 2
+    assert "out of memory (transposition table of 1,000,000,000,000,000,000 bytes)" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unreachable_scheduler_is_a_clear_error_and_leaves_no_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("dask.distributed")
+    db = tmp_path / "s.sqlite"
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        assert main(["survey", "royal-marriage", "--deals", "1-2", "--db", str(db),
+                     "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    assert "patience: error: Timed out trying to connect to tcp://127.0.0.1:1" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_run_keeps_a_file_it_did_not_make(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite"
+    survey.open_database(str(db), create=True).close()
+    with pytest.raises(MemoryError):
+        survey.run_survey("royal-marriage", range(1, 3), db=str(db), jobs=1, **dict(SETTINGS, table_bytes=10**18))
+    assert survey.read_rows(str(db)) == []
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_a_new_database_gets_the_mode_of_any_new_file(tmp_path: Path, umask: int, mode: int) -> None:
+    db = tmp_path / "s.sqlite"
+    old = os.umask(umask)
+    try:
+        survey.run_survey("royal-marriage", range(1, 2), db=str(db), jobs=1, **SETTINGS)
+    finally:
+        os.umask(old)
+    assert db.stat().st_mode & 0o777 == mode
+
+
+def test_a_database_in_a_missing_directory_is_named_as_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "missing" / "s.sqlite"
+    assert main(["survey", "royal-marriage", "--deals", "1-2", "--jobs", "1", "--db", str(db)]) == 2
+    assert capsys.readouterr().err == f"patience: error: [Errno 2] No such file or directory: '{db}'\n"
 
 
 def test_rows_are_the_solver_results_and_a_rerun_skips_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,6 +193,97 @@ def test_a_survey_killed_part_way_resumes_to_the_same_rows(tmp_path: Path) -> No
     resumed = subprocess.run([*command, "--db", str(killed)], capture_output=True, text=True, check=True)
     assert f"already in {killed} {partial}" in resumed.stdout
     assert without_seconds(survey.read_rows(str(killed))) == expected
+
+
+def _descendants(pid: int) -> Set[int]:
+    """The processes below ``pid``: its children, theirs and so on (from /proc)."""
+    parents: Dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (ValueError, OSError):  # not a process, or one that ended meanwhile
+            continue
+    found: Set[int] = set()
+    level = {pid}
+    while level:
+        level = {child for child, parent in parents.items() if parent in level}
+        found |= level
+    return found
+
+
+def _running(pids: Set[int]) -> Set[int]:
+    """Those of ``pids`` that have not exited (a zombie has: it only waits to be reaped)."""
+    running = set()
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    running.add(pid)
+        except OSError:
+            continue
+    return running
+
+
+@contextlib.contextmanager
+def _slow_survey(tmp_path: Path) -> Iterator[Tuple["subprocess.Popen[bytes]", Set[int]]]:
+    """A three-worker Germaine survey of deals 14-16, once deal 15 is in its database, and its processes.
+
+    Deal 15 is won in about 7,500 nodes; 14 and 16 would run for minutes at this node limit: two
+    workers are in the middle of a deal, one waits for work. The survey has its own process group,
+    which is killed after.
+    """
+    with open(tmp_path / "stderr.txt", "wb") as stderr:
+        child = subprocess.Popen(survey_cli("germaine", "--deals", "14-16", "--jobs", "3", "--node-limit",
+                                            str(10**9), "--db", str(tmp_path / "s.sqlite")),
+                                 stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True,
+                                 preexec_fn=child_defaults)
+    try:
+        deadline = time.monotonic() + 30
+        while row_count(tmp_path / "s.sqlite") < 1:
+            assert child.poll() is None and time.monotonic() < deadline, "deal 15 must be solved first"
+            time.sleep(0.01)
+        processes = _descendants(child.pid)
+        assert len(processes) >= 3, "three workers (and a fork server, a resource tracker)"
+        yield child, processes
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+
+
+def _wait_until_gone(processes: Set[int]) -> None:
+    deadline = time.monotonic() + 5
+    while _running(processes) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _running(processes), "the workers (and the fork server) end with the survey"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the worker processes in /proc")
+@pytest.mark.parametrize("group", [True, False], ids=["ctrl-c-to-group", "sigint-to-parent"])
+def test_ctrl_c_ends_a_multi_worker_survey_at_once(tmp_path: Path, group: bool) -> None:
+    with _slow_survey(tmp_path) as (child, processes):
+        sent = time.monotonic()
+        if group:  # as a terminal sends Ctrl-C
+            os.killpg(child.pid, signal.SIGINT)
+        else:
+            child.send_signal(signal.SIGINT)
+        code = child.wait(timeout=10)
+        seconds = time.monotonic() - sent
+        _wait_until_gone(processes)
+    stderr = (tmp_path / "stderr.txt").read_text()
+    assert (code, seconds < 1) == (130, True), f"exit {code} after {seconds:.2f} s"
+    assert stderr.endswith("interrupted\n") and "Traceback" not in stderr
+    assert [row.deal for row in survey.read_rows(str(tmp_path / "s.sqlite"))] == [15]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the worker processes in /proc")
+def test_kill_9_of_a_survey_ends_its_workers(tmp_path: Path) -> None:
+    with _slow_survey(tmp_path) as (child, processes):
+        child.kill()
+        child.wait()
+        _wait_until_gone(processes)
+    assert [row.deal for row in survey.read_rows(str(tmp_path / "s.sqlite"))] == [15]
 
 
 def test_mismatched_limits_are_kept_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -220,6 +398,20 @@ def test_report_numbers_on_a_hand_made_database(tmp_path: Path, capsys: pytest.C
     assert "winnability 80.00% (95% Wilson interval 49.02% - 94.33%) over 10 resolved deals" in out
     assert "median 65  99th percentile 119" in out
     assert "10 of 12 proven best): 40: 1, 45: 1, 50: 2, 60: 3, 61: 2, 62: 1, 63: 1, 64: 1" in out
+
+
+def test_report_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    db = tmp_path / "hand.sqlite"
+    _hand_made(db)
+    script = Path(sys.executable).with_name("patience")
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    with subprocess.Popen([str(script), "report", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=env) as child:
+        assert child.stdout is not None and child.stderr is not None
+        child.stdout.close()  # as `| head -1` does, before the report is written
+        err = child.stderr.read()
+        code = child.wait(timeout=30)
+    assert (code, err) == (141, b"")
 
 
 def test_wilson_interval_edges() -> None:

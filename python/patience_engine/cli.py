@@ -2,14 +2,18 @@
 
 Exit codes: 0 success (``solve``: the deal is won), 1 ``perft``: the
 implementations disagree, ``solve``: proven lost, 2 bad usage or input
-(including a file that is not a survey database, or a missing optional
-extra), 3 ``solve``: unknown (a node or time limit was reached first),
-130 interrupted (Ctrl-C).
+(including a file that is not a survey database, an unreachable Dask
+scheduler, a table too big for memory, or a missing optional extra), 3
+``solve``: unknown (a node or time limit was reached first), 130 interrupted
+(Ctrl-C), 141 the reader of the output went away (``patience ... | head``),
+as for a program killed by SIGPIPE; nothing is printed then.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -32,14 +36,34 @@ IMPLEMENTATIONS: Dict[str, Tuple[Dict[str, Any], Callable[..., int]]] = {
 }
 
 
-def _deal_number(text: str) -> int:
+def _int_in(low: int, high: Optional[int], what: str) -> Callable[[str], int]:
+    """An argparse type: an integer in low .. high (no upper bound when high is None), in digits 0-9."""
+
+    def parse(text: str) -> int:
+        try:
+            return survey.parse_decimal(text, what, low, high)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
+
+
+_deal_number = _int_in(0, (1 << 64) - 1, "deal number")
+_depth = _int_in(1, reference.MAX_PERFT_DEPTH, "depth")
+_jobs = _int_in(1, None, "jobs")
+# Both limits are stored in a survey's SQLite rows (signed 64-bit) and fit the solver's (unsigned 64-bit).
+_node_limit = _int_in(1, survey.MAX_SQLITE_INTEGER, "node limit")
+_table_bytes = _int_in(0, survey.MAX_SQLITE_INTEGER, "table bytes")
+
+
+def _time_limit(text: str) -> float:
     try:
-        n = int(text, 10) if text.isdigit() else int(text, 0)
+        value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"deal number must be an integer, got {text!r}") from None
-    if not 0 <= n < 1 << 64:
-        raise argparse.ArgumentTypeError(f"deal number must be in 0 .. 2**64-1, got {n}")
-    return n
+        raise argparse.ArgumentTypeError(f"time limit must be a number of seconds, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"time limit must be a finite number of seconds > 0, got {text!r}")
+    return value
 
 
 def _pysol_number(text: str) -> str:
@@ -48,26 +72,6 @@ def _pysol_number(text: str) -> str:
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text
-
-
-def _int_in(low: int, high: Optional[int], what: str) -> Callable[[str], int]:
-    """An argparse type: an integer in low .. high (no upper bound when high is None)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be an integer, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            bounds = f"in {low} .. {high}" if high is not None else f">= {low}"
-            raise argparse.ArgumentTypeError(f"{what} must be {bounds}, got {value}")
-        return value
-
-    return parse
-
-
-_depth = _int_in(0, reference.MAX_PERFT_DEPTH, "depth")
-_positive_int = _int_in(1, None, "the value")
 
 
 def _read_text(path: str) -> str:
@@ -228,16 +232,6 @@ def _add_pysol_option(parser: argparse.ArgumentParser) -> None:
                         help="PySolFC game number P instead of N (royal-marriage, geoffrey; 'ms' prefix allowed)")
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
-    return value
-
-
 def _deal_range(text: str) -> range:
     try:
         return survey.parse_deal_range(text)
@@ -318,7 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("game", choices=game_choices)
     deal.add_argument("deal", type=_deal_number, metavar="N", nargs="?", help="deal number, 0 .. 2**64-1")
     _add_pysol_option(deal)
-    deal.set_defaults(func=cmd_deal)
+    deal.set_defaults(func=cmd_deal, parser=deal)
 
     p = sub.add_parser("perft", help="count move sequences to each depth (C++ and/or the reference)")
     p.add_argument("game", choices=game_choices)
@@ -331,7 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which implementation to run; both checks that they agree")
     p.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
     _add_pysol_option(p)
-    p.set_defaults(func=cmd_perft)
+    p.set_defaults(func=cmd_perft, parser=p)
 
     show = sub.add_parser("show", help="draw a position as a picture (SVG or PNG)")
     show.add_argument("game", choices=list(GAMES))
@@ -341,31 +335,31 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--out", metavar="FILE",
                       help="write the picture to FILE: .svg, or .png (needs patience-engine[png]); "
                       "without it, print the position as text")
-    show.set_defaults(func=cmd_show)
+    show.set_defaults(func=cmd_show, parser=show)
 
     solve_parser = sub.add_parser("solve", help="solve a deal: won, lost or unknown, with the winning line")
     solve_parser.add_argument("game", choices=list(GAMES))
     solve_parser.add_argument("deal", type=_deal_number, metavar="N", nargs="?", help="deal number, 0 .. 2**64-1")
     solve_parser.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
-    solve_parser.add_argument("--node-limit", type=_positive_int, metavar="K",
+    solve_parser.add_argument("--node-limit", type=_node_limit, metavar="K",
                               help="stop with 'unknown' after expanding K positions (default: none)")
-    solve_parser.add_argument("--time-limit", type=_positive_float, metavar="S",
+    solve_parser.add_argument("--time-limit", type=_time_limit, metavar="S",
                               help="stop with 'unknown' after S seconds (default: none)")
     solve_parser.add_argument("--show", action="store_true", help="print the position after each move")
     _add_pysol_option(solve_parser)
     solve_parser.add_argument("--html", metavar="FILE",
                               help="also write FILE: one self-contained web page stepping through the solution")
-    solve_parser.set_defaults(func=cmd_solve)
+    solve_parser.set_defaults(func=cmd_solve, parser=solve_parser)
 
     sv = sub.add_parser("survey", help="solve a range of deals into an SQLite file (resumable)")
     sv.add_argument("game", choices=list(GAMES))
     sv.add_argument("--deals", type=_deal_range, required=True, metavar="A-B", help="deal numbers A to B inclusive")
-    sv.add_argument("--jobs", type=_positive_int, metavar="J",
+    sv.add_argument("--jobs", type=_jobs, metavar="J",
                     help="local worker processes (default: every CPU; 1 solves in this process)")
-    sv.add_argument("--node-limit", type=_positive_int, default=survey.DEFAULT_NODE_LIMIT, metavar="K",
+    sv.add_argument("--node-limit", type=_node_limit, default=survey.DEFAULT_NODE_LIMIT, metavar="K",
                     help=f"node limit per deal (default {survey.DEFAULT_NODE_LIMIT:,})")
-    sv.add_argument("--table-bytes", type=_positive_int, default=DEFAULT_TABLE_BYTES, metavar="B",
-                    help=f"transposition table bytes per solve (default {DEFAULT_TABLE_BYTES:,})")
+    sv.add_argument("--table-bytes", type=_table_bytes, default=DEFAULT_TABLE_BYTES, metavar="B",
+                    help=f"transposition table bytes per solve, 0 for none (default {DEFAULT_TABLE_BYTES:,})")
     sv.add_argument("--db", default=survey.DEFAULT_DB, metavar="FILE",
                     help=f"SQLite file of results (default {survey.DEFAULT_DB})")
     sv.add_argument("--scheduler", metavar="ADDRESS",
@@ -392,29 +386,47 @@ def _version() -> str:
     return __version__
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the ``patience`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _check_sources(args: argparse.Namespace) -> None:
+    """Exit 2 with the subcommand's usage unless the position comes from exactly one source."""
+    if "parser" not in args:  # a command without a position
+        return
     if getattr(args, "file", None) is not None and args.game == "all":
-        parser.error("--file needs a single game, not 'all'")
+        args.parser.error("--file needs a single game, not 'all'")
     sources = [getattr(args, "file", None), getattr(args, "pysol", None)]
     if sum(source is not None for source in sources) > 1:
-        parser.error("give at most one of --file and --pysol")
-    given = (getattr(args, "deal", None) is not None) + sum(source is not None for source in sources)
+        args.parser.error("give at most one of --file and --pysol")
+    given = (args.deal is not None) + sum(source is not None for source in sources)
     if args.command == "perft" and given == 0:
         args.deal = 1
-    elif args.command in ("deal", "perft", "show", "solve") and given != 1:
-        parser.error(f"{args.command} needs exactly one of a deal number N, --pysol P and --file F")
-    if getattr(args, "pysol", None) is not None and args.game == "germaine":
-        parser.error("PySolFC has no Germaine 2-Move: --pysol works for royal-marriage and geoffrey")
+    elif given != 1:
+        names = ["a deal number N", "--pysol P", *(["--file F"] if "file" in args else [])]
+        args.parser.error(f"{args.command} needs exactly one of {', '.join(names[:-1])} and {names[-1]}")
+    if args.pysol is not None and args.game == "germaine":
+        args.parser.error("PySolFC has no Germaine 2-Move: --pysol works for royal-marriage and geoffrey")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the ``patience`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     try:
-        result: int = args.func(args)
-        return result
+        try:
+            args = build_parser().parse_args(argv)
+            _check_sources(args)
+            result: int = args.func(args)
+            return result
+        finally:
+            # Output still buffered would meet a closed pipe at exit, beyond the handler below.
+            if sys.stdout is not None:
+                sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`patience deal ... | head -1`): stop quietly, as the Python docs advise
+        # (signal module, "Note on SIGPIPE"): stdout to /dev/null so the flush at exit cannot fail
+        # again, and 141 (128 + SIGPIPE), the status a shell shows for a program killed by SIGPIPE.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except (OSError, ValueError, survey.MissingExtraError) as error:
+    except (OSError, ValueError, MemoryError, survey.MissingExtraError) as error:
         print(f"patience: error: {error}", file=sys.stderr)
         return 2
 

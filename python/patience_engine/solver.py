@@ -88,16 +88,17 @@ def solve(
     prove neither a loss nor that a finish is the best: expect ``"won"`` or
     ``"unknown"`` there, never a ``"lost"`` short of an exhaustive search.
 
-    ``node_limit``: positions expanded at most (int >= 1, or None for no limit).
-    ``time_limit``: seconds (float > 0, or None); checked about every 50 ms,
+    ``node_limit``: positions expanded at most (int >= 1, or None for no limit;
+    past 2**64-1 it is 2**64-1). ``time_limit``: seconds (float > 0, or None;
+    past 10**9, about 31 years, it is 10**9); checked about every 50 ms,
     so the search may run a little past it. Either limit gives status
     ``"unknown"`` (or a Germaine win not proven best). Runs with the GIL released;
     Ctrl-C raises ``KeyboardInterrupt`` within about a second.
 
     Raises ``TypeError`` for a state that is not a C++ game position, and
     ``ValueError`` for a ``node_limit`` < 1, a ``time_limit`` that is not a
-    positive finite number, or a negative ``table_bytes``; ``MemoryError`` when
-    the table cannot be allocated.
+    positive finite number, or a ``table_bytes`` outside 0 .. 2**64-1;
+    ``MemoryError`` when the table cannot be allocated.
     """
     if node_limit is not None:
         if not isinstance(node_limit, int) or isinstance(node_limit, bool):
@@ -109,14 +110,18 @@ def solve(
             raise ValueError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
         if not (time_limit > 0 and math.isfinite(time_limit)):
             raise ValueError(f"time_limit must be positive and finite, got {time_limit}")
-    if not isinstance(table_bytes, int) or isinstance(table_bytes, bool) or table_bytes < 0:
-        raise ValueError(f"table_bytes must be an int >= 0, got {table_bytes!r}")
+    if not isinstance(table_bytes, int) or isinstance(table_bytes, bool) or not 0 <= table_bytes < 2**64:
+        raise ValueError(f"table_bytes must be an int in 0 .. 2**64-1, got {table_bytes!r}")
     if not isinstance(state, (_core.RoyalMarriage, _core.Germaine, _core.Geoffrey)):
         raise TypeError(f"solve: expected a patience_engine game position, got {type(state).__name__}")
     node_limit = min(node_limit, 2**64 - 1) if node_limit is not None else None
     start = time.perf_counter()
-    status, moves, score, nodes, proven = _core.solve(
-        state, node_limit, None if time_limit is None else float(time_limit), table_bytes, pruning
-    )
+    try:
+        status, moves, score, nodes, proven = _core.solve(
+            state, node_limit, None if time_limit is None else float(time_limit), table_bytes, pruning
+        )
+    except MemoryError:
+        # The table is nearly all the memory a search takes; the C++ error says only "std::bad_alloc".
+        raise MemoryError(f"out of memory (transposition table of {table_bytes:,} bytes)") from None
     seconds = time.perf_counter() - start
     return Solution(cast(Status, status), tuple(moves), score, nodes, seconds, proven)

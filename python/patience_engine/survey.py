@@ -20,23 +20,34 @@ is deterministic under a node limit: a local run and a Dask run give the same
 rows except for ``seconds``.
 
 A file is written only if it does not exist yet (it is then created whole,
-under a temporary name first) or is already a survey database (SQLite
-application id ``APPLICATION_ID``, schema version ``SCHEMA_VERSION``);
-anything else raises ``SurveyFileError`` before a byte is written.
+under a temporary name first, with the mode any new file gets: 0666 less the
+umask) or is already a survey database (SQLite application id
+``APPLICATION_ID``, schema version ``SCHEMA_VERSION``); anything else raises
+``SurveyFileError`` before a byte is written. A file ``run_survey`` created is
+removed again if the run fails before its first row (an unreachable scheduler,
+no memory for the table, Ctrl-C).
+
+Local worker processes ignore Ctrl-C and exit as soon as the survey process
+stops them or dies (``kill -9`` included), even in the middle of a deal.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import math
 import multiprocessing
+import multiprocessing.connection
 import os
+import secrets
+import signal
 import sqlite3
 import statistics
 import sys
-import tempfile
+import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import (Any, Callable, Dict, Generator, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Set,
+                    Tuple)
 from urllib.parse import quote
 
 from tqdm import tqdm
@@ -53,8 +64,10 @@ APPLICATION_ID = 0x50415453  # "PATS" in ASCII
 """SQLite ``PRAGMA application_id`` that marks a survey database."""
 SCHEMA_VERSION = 1
 """SQLite ``PRAGMA user_version`` of the schema this module writes."""
-MAX_SURVEY_DEAL = (1 << 63) - 1
-"""Largest deal number a survey can store (SQLite integers are signed 64-bit)."""
+MAX_SQLITE_INTEGER = (1 << 63) - 1
+"""Largest deal number, node limit and table size a survey can store (SQLite integers are signed 64-bit)."""
+MAX_SURVEY_DEAL = MAX_SQLITE_INTEGER
+"""Largest deal number a survey can store."""
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _SCHEMA = """
@@ -121,19 +134,42 @@ class SurveyRun:
     """Other (game, engine version, node limit, table bytes) of the same game in the file, kept apart."""
 
 
+def _span(low: int, high: Optional[int]) -> str:
+    """The bounds low .. high as error messages give them."""
+    if high is None:
+        return f">= {low}"
+    # 2**64-1 reads better than its 20 digits.
+    top = f"2**{high.bit_length()}-1" if high > 1 << 32 and high & (high + 1) == 0 else str(high)
+    return f"in {low} .. {top}"
+
+
+def parse_decimal(text: str, what: str, low: int, high: Optional[int] = None) -> int:
+    """``text`` as an integer in ``low .. high`` (no upper bound when ``high`` is None).
+
+    Only the ASCII digits 0-9 are taken (leading zeros too): no sign, space, underscore, base prefix or
+    digits of other scripts, all of which ``int()`` would read. Raises ``ValueError`` naming ``what``.
+    """
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"{what} must be written with the digits 0-9 alone, got {text!r}")
+    value = int(text)
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{what} must be {_span(low, high)}, got {value}")
+    return value
+
+
 def parse_deal_range(text: str) -> range:
     """The deals of ``"A-B"`` (inclusive) or ``"N"``; raises ``ValueError`` for anything else.
 
-    Deal numbers are 0 .. ``MAX_SURVEY_DEAL`` and may be written in any base ``int(x, 0)`` reads.
+    Deal numbers are 0 .. ``MAX_SURVEY_DEAL``, written with the digits 0-9 alone (see ``parse_decimal``).
     """
     first, sep, last = text.partition("-")
     try:
-        a = int(first.strip(), 0)
-        b = int(last.strip(), 0) if sep else a
-    except ValueError:
-        raise ValueError(f"deal range must be A-B or N, got {text!r}") from None
-    if not 0 <= a <= b <= MAX_SURVEY_DEAL:
-        raise ValueError(f"deal range must satisfy 0 <= A <= B <= 2**63-1, got {text!r}")
+        a = parse_decimal(first, "deal number", 0, MAX_SURVEY_DEAL)
+        b = parse_decimal(last, "deal number", 0, MAX_SURVEY_DEAL) if sep else a
+    except ValueError as error:
+        raise ValueError(f"deal range must be A-B or N: {error}") from None
+    if a > b:
+        raise ValueError(f"deal range A-B must have A <= B, got {text!r}")
     return range(a, b + 1)
 
 
@@ -180,9 +216,13 @@ def _check_contents(connection: sqlite3.Connection, path: str) -> None:
 
 def _create(path: str) -> None:
     """Create an empty survey database at ``path``, all at once, so no half-made file is ever seen."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".new", dir=directory)
-    os.close(fd)
+    # A random name beside path (64 bits: a clash is not worth a retry), made with mode 0666 less the
+    # umask like any new file (mkstemp would make it private), which SQLite keeps and gives its WAL too.
+    temporary = f"{path}.{secrets.token_hex(8)}.new"
+    try:
+        os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, path) from None  # path, not the temporary name
     try:
         connection = sqlite3.connect(temporary)
         try:
@@ -279,7 +319,25 @@ def _windowed(submit: Callable[[int], Any], first_completed: Callable[[Set[Any]]
             yield future.result()
 
 
-def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, jobs: int) -> Iterator[Row]:
+def _worker_start(stop: multiprocessing.connection.Connection) -> None:
+    """Initializer of a local worker process: leave Ctrl-C to the parent, exit when the parent says or dies.
+
+    A terminal sends Ctrl-C to the whole process group; the parent stops the workers itself, so a
+    worker ignores it rather than print a traceback. Nothing is ever sent on ``stop``: it reaches
+    end-of-file when the parent closes the other end or dies (``kill -9`` too), and the worker then
+    exits at once, even in the middle of a deal (the solver runs without the GIL).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        stop.poll(None)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="stop-with-parent", daemon=True).start()
+
+
+def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, jobs: int
+                   ) -> Generator[Row, None, None]:
     if jobs == 1:
         for deal in deals:
             yield solve_deal(game, deal, node_limit, table_bytes)
@@ -287,23 +345,33 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
     # forkserver/spawn rather than fork: this process has threads (tqdm's monitor), and
     # forking a threaded process can deadlock.
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    executor = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
+    context = multiprocessing.get_context(method)
+    stop_reader, stop_writer = context.Pipe(duplex=False)
+    executor = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                                      initializer=_worker_start, initargs=(stop_reader,))
     try:
         yield from _windowed(
             lambda deal: executor.submit(solve_deal, game, deal, node_limit, table_bytes),
             lambda pending: concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED),
             deals, 2 * jobs)
+    except BaseException:
+        # Interrupted or failed: end the workers now rather than wait for the deals in flight.
+        stop_writer.close()
+        raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+        stop_writer.close()
+        stop_reader.close()
 
 
 def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, scheduler: str
-                   ) -> Iterator[Row]:
+                   ) -> Generator[Row, None, None]:
     try:
         from dask import distributed
     except ImportError:
         raise MissingExtraError("--scheduler needs Dask: pip install 'patience-engine[dask]'") from None
-    with distributed.Client(scheduler, timeout="30s") as client:
+    # The connect timeout is Dask's setting distributed.comm.timeouts.connect (30 s unless configured).
+    with distributed.Client(scheduler) as client:
         threads = sum(client.nthreads().values())
         for row in _windowed(
                 lambda deal: client.submit(solve_deal, game, deal, node_limit, table_bytes, pure=False),
@@ -320,24 +388,26 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
                scheduler: Optional[str] = None, progress: bool = True) -> SurveyRun:
     """Solve the deals of ``deals`` not yet in ``db`` and write one row each, committing as each finishes.
 
-    ``game`` is a key of ``GAMES``; ``node_limit`` (nodes, >= 1) and ``table_bytes`` (bytes, >= 0) go to
-    the solver. Deals run in ``jobs`` local processes (default: every CPU; 1 solves in this process), or on
-    the Dask cluster whose scheduler address (``tcp://HOST:PORT``) is ``scheduler``. ``progress`` shows
-    a progress bar on stderr. Raises ``ValueError`` for a bad argument, ``SurveyFileError`` if ``db``
-    is not a survey database, ``MissingExtraError`` if ``scheduler`` is given without Dask installed,
-    ``OSError`` if the file or the scheduler cannot be reached, and ``KeyboardInterrupt`` on Ctrl-C
-    (the rows already written stay).
+    ``game`` is a key of ``GAMES``; ``node_limit`` (nodes, 1 .. 2**63-1) and ``table_bytes`` (bytes,
+    0 .. 2**63-1) go to the solver. Deals run in ``jobs`` local processes (default: every CPU; 1 solves in
+    this process), or on the Dask cluster whose scheduler address (``tcp://HOST:PORT``) is ``scheduler``.
+    ``progress`` shows a progress bar on stderr. Raises ``ValueError`` for a bad argument,
+    ``SurveyFileError`` if ``db`` is not a survey database, ``MissingExtraError`` if ``scheduler`` is
+    given without Dask installed, ``OSError`` if the file or the scheduler cannot be reached,
+    ``MemoryError`` if the table cannot be allocated, and ``KeyboardInterrupt`` on Ctrl-C (the rows
+    already written stay). A ``db`` this call created is removed if it fails before the first row.
     """
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; choose from {', '.join(GAMES)}")
     if deals.step != 1 or deals.start < 0 or deals.stop - 1 > MAX_SURVEY_DEAL:
         raise ValueError(f"deals must be a contiguous range within 0 .. 2**63-1, got {deals}")
-    if node_limit < 1:
-        raise ValueError(f"node limit must be >= 1, got {node_limit}")
-    if table_bytes < 0:
-        raise ValueError(f"table bytes must be >= 0, got {table_bytes}")
+    if not 1 <= node_limit <= MAX_SQLITE_INTEGER:
+        raise ValueError(f"node limit must be in 1 .. 2**63-1, got {node_limit}")
+    if not 0 <= table_bytes <= MAX_SQLITE_INTEGER:
+        raise ValueError(f"table bytes must be in 0 .. 2**63-1, got {table_bytes}")
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
+    created = not os.path.exists(db)
     connection = open_database(db, create=True)
     try:
         settings = (game, engine_version(game), node_limit, table_bytes)
@@ -347,12 +417,19 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
             rows = _solve_on_dask(game, todo, node_limit, table_bytes, scheduler)
         else:
             rows = _solve_locally(game, todo, node_limit, table_bytes, jobs or default_jobs())
-        with tqdm(total=len(deals), initial=len(done), desc=game, unit="deal", disable=not progress,
-                  file=sys.stderr) as bar:
+        # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
+        with contextlib.closing(rows), tqdm(total=len(deals), initial=len(done), desc=game, unit="deal",
+                                            disable=not progress, file=sys.stderr) as bar:
             for row in rows:
                 _insert(connection, row)
                 bar.update()
         return SurveyRun(len(deals) - len(done), len(done), _other_settings(connection, settings))
+    except BaseException:
+        # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early.
+        if created and connection.execute("SELECT 1 FROM deals LIMIT 1").fetchone() is None:
+            connection.close()
+            os.unlink(db)
+        raise
     finally:
         connection.close()
 
