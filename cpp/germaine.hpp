@@ -203,9 +203,10 @@ struct Germaine {
     const int slides = count_slides(occupied_);
     std::uint64_t total = 0;
     const auto add_combine = [&](int src, int dst) {
+      const Move m{std::uint8_t(src), std::uint8_t(dst), Kind::kCombine};
       const Bitboard beside = neighbours(Bitboard{1} << src);
-      total += static_cast<std::uint64_t>(combines_after(Move{std::uint8_t(src), std::uint8_t(dst), Kind::kCombine}, combines) +
-                                          slides + 2 * popcount(beside & occupied_) - popcount(beside));
+      total += static_cast<std::uint64_t>(combines_after(m, combines) + slides +
+                                          2 * popcount(beside & occupied_) - popcount(beside));
     };
     for (Bitboard b = combine_right(); b; b &= b - 1) {
       const int j = lsb(b);
