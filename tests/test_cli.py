@@ -205,3 +205,10 @@ def test_a_closed_pipe_ends_the_command_quietly(argv: List[str], buffered: bool)
         code = child.wait(timeout=30)
     # Unbuffered, argparse's help meets the closed pipe at once and ignores the error itself: exit 0.
     assert (code, err) == (0 if argv == ["--help"] and not buffered else 141, b"")
+
+
+def test_a_closed_stdout_is_a_clear_error() -> None:
+    # os.close(1) before exec: Python starts with sys.stdout None, as after `patience deal ... >&-`.
+    child = subprocess.run([sys.executable, "-m", "patience_engine.cli", "deal", "germaine", "1"],
+                           stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1), timeout=60)
+    assert (child.returncode, child.stderr) == (2, "patience: error: standard output is closed\n")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
+import os
 import random
 import re
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -179,3 +182,36 @@ def test_solve_writes_the_solution_page(tmp_path: Path, capsys: pytest.CaptureFi
     page = out.read_text(encoding="utf-8")
     assert page.count("<svg") == int(moves.group(1)) + 1
     assert "<title>Royal Marriage, PySolFC game 1: won</title>" in page
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_a_terminal_without_the_suit_symbols_gets_plain_text() -> None:
+    leader, follower = os.openpty()
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    with subprocess.Popen([sys.executable, "-m", "patience_engine.cli", "deal", "royal-marriage", "3"],
+                          stdout=follower, stderr=subprocess.PIPE, env=env) as child:
+        os.close(follower)
+        _, err = child.communicate(timeout=60)
+    out = b""
+    with contextlib.suppress(OSError):  # EIO once the terminal's other end has closed
+        while chunk := os.read(leader, 4096):
+            out += chunk
+    os.close(leader)
+    assert (child.returncode, err) == (0, b"")
+    assert out.startswith(b"QH 8S 7S")
+
+
+def test_solve_html_in_a_missing_directory_fails_before_the_search(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "missing" / "rm.html"
+    assert cli.main(["solve", "royal-marriage", "3", "--html", str(page)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"patience: error: [Errno 2] no such directory for the --html page: '{page}'\n"
+
+
+def test_solve_prints_its_result_before_the_html_page_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["solve", "royal-marriage", "3", "--html", str(tmp_path)]) == 2  # a directory
+    captured = capsys.readouterr()
+    assert "status   won" in captured.out and "Is a directory" in captured.err

@@ -65,7 +65,7 @@ def test_deal_ranges_are_plain_decimal_digits(deals: str, capsys: pytest.Capture
     with pytest.raises(SystemExit) as exit_info:
         main(["survey", "royal-marriage", f"--deals={deals}"])
     assert exit_info.value.code == 2
-    assert "--deals: deal range must be A-B or N: deal number must be written" in capsys.readouterr().err
+    assert f"--deals: deal range must be A-B or N, got {deals!r}: deal number must be written" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("option, value, message", [
@@ -428,3 +428,24 @@ def test_report_plot_writes_a_png(tmp_path: Path) -> None:
     _hand_made(db)
     assert main(["report", str(db), "--plot", str(png)]) == 0
     assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_a_survey_of_the_widest_range_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 2**63 deals: more than len() can count. Stopped (as by Ctrl-C) after three rows.
+    real = survey.solve_deal
+
+    def three_then_stop(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
+        if deal == 3:
+            raise KeyboardInterrupt
+        return real(game, deal, node_limit, table_bytes)
+
+    monkeypatch.setattr(survey, "solve_deal", three_then_stop)
+    db = tmp_path / "s.sqlite"
+    with pytest.raises(KeyboardInterrupt):
+        survey.run_survey("royal-marriage", range(0, 1 << 63), db=str(db), jobs=1, **SETTINGS)
+    assert [row.deal for row in survey.read_rows(str(db))] == [0, 1, 2]
+
+
+def test_an_empty_database_path_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["survey", "royal-marriage", "--deals", "1-2", "--db", ""]) == 2
+    assert capsys.readouterr().err == "patience: error: the survey database path is empty\n"

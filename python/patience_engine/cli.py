@@ -12,6 +12,7 @@ as for a program killed by SIGPIPE; nothing is printed then.
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 import sys
@@ -116,8 +117,16 @@ def _games(args: argparse.Namespace) -> List[str]:
 
 
 def _for_terminal(text: str) -> str:
-    """A position's text with suit symbols and colour when stdout is a terminal, else unchanged."""
-    return draw.terminal_text(text, colour=True) if sys.stdout.isatty() else text
+    """A position's text with suit symbols and colour when stdout is a terminal whose encoding has
+    the symbols, else unchanged."""
+    if not sys.stdout.isatty():
+        return text
+    shown = draw.terminal_text(text, colour=True)
+    try:
+        shown.encode(sys.stdout.encoding or "ascii")
+    except UnicodeEncodeError:
+        return text
+    return shown
 
 
 # A depth whose previous depth took less than this (seconds) runs as one call: it ends within a
@@ -248,26 +257,30 @@ def cmd_solve(args: argparse.Namespace) -> int:
     Returns 0 won, 1 lost, 3 unknown (a limit was reached first).
     """
     state = _position("cpp", args.game, args)
+    if args.html is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.html))):
+        # Found now rather than after a solve that may have taken hours.
+        raise FileNotFoundError(errno.ENOENT, "no such directory for the --html page", args.html)
     print(f"{GAME_TITLES[args.game]}, {_source(args)}", flush=True)
     solution = solve(state, node_limit=args.node_limit, time_limit=args.time_limit)
-    if args.html is not None:
-        title = f"{GAME_TITLES[args.game]}, {_source(args)}: {solution.status}"
-        page = solution_html(state, solution.moves, title=title)
-        with open(args.html, "w", encoding="utf-8") as handle:
-            handle.write(page)
     if args.show:
-        print(_for_terminal(state.to_text()))
+        shown = state.copy()
+        print(_for_terminal(shown.to_text()))
         for i, move in enumerate(solution.moves, 1):
-            state.play(move)
+            shown.play(move)
             print(f"\n{i}. {move}")
-            print(_for_terminal(state.to_text()))
+            print(_for_terminal(shown.to_text()))
         print()
     print(f"status   {solution.status}")
     print(f"moves    {len(solution.moves)}: {solution.text}" if solution.moves else "moves    0")
     print(f"score    {solution.score}")
     print(f"nodes    {solution.nodes:,}")
     print(f"seconds  {solution.seconds:.4f}")
-    print(f"nodes/s  {_rate(solution.nodes, solution.seconds)}")
+    print(f"nodes/s  {_rate(solution.nodes, solution.seconds)}", flush=True)
+    if args.html is not None:
+        title = f"{GAME_TITLES[args.game]}, {_source(args)}: {solution.status}"
+        page = solution_html(state, solution.moves, title=title)
+        with open(args.html, "w", encoding="utf-8") as handle:
+            handle.write(page)
     return SOLVE_EXIT_CODES[solution.status]
 
 
@@ -407,6 +420,9 @@ def _check_sources(args: argparse.Namespace) -> None:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the ``patience`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    if sys.stdout is None:  # started with stdout closed (`patience ... >&-`)
+        print("patience: error: standard output is closed", file=sys.stderr)
+        return 2
     try:
         try:
             args = build_parser().parse_args(argv)

@@ -167,7 +167,7 @@ def parse_deal_range(text: str) -> range:
         a = parse_decimal(first, "deal number", 0, MAX_SURVEY_DEAL)
         b = parse_decimal(last, "deal number", 0, MAX_SURVEY_DEAL) if sep else a
     except ValueError as error:
-        raise ValueError(f"deal range must be A-B or N: {error}") from None
+        raise ValueError(f"deal range must be A-B or N, got {text!r}: {error}") from None
     if a > b:
         raise ValueError(f"deal range A-B must have A <= B, got {text!r}")
     return range(a, b + 1)
@@ -250,6 +250,8 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
     file (without ``create``) or a file that is not a survey database, which is then left
     as it was; ``OSError`` if the file cannot be read or created.
     """
+    if not path:
+        raise SurveyFileError("the survey database path is empty")
     if not os.path.exists(path):
         if not create:
             raise SurveyFileError(f"{path}: no such survey database")
@@ -418,12 +420,13 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         else:
             rows = _solve_locally(game, todo, node_limit, table_bytes, jobs or default_jobs())
         # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
-        with contextlib.closing(rows), tqdm(total=len(deals), initial=len(done), desc=game, unit="deal",
+        count = deals.stop - deals.start  # len(deals) overflows past 2**63 - 1 deals
+        with contextlib.closing(rows), tqdm(total=count, initial=len(done), desc=game, unit="deal",
                                             disable=not progress, file=sys.stderr) as bar:
             for row in rows:
                 _insert(connection, row)
                 bar.update()
-        return SurveyRun(len(deals) - len(done), len(done), _other_settings(connection, settings))
+        return SurveyRun(count - len(done), len(done), _other_settings(connection, settings))
     except BaseException:
         # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early.
         if created and connection.execute("SELECT 1 FROM deals LIMIT 1").fetchone() is None:
