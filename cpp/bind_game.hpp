@@ -69,13 +69,25 @@ auto run_interruptible(F&& fn) {
   }
 }
 
-// The UTF-8 of a text argument; only str is taken (bytes raise TypeError in the caller's cast),
-// and text that has no UTF-8 form (a lone surrogate) raises UnicodeEncodeError, a ValueError.
+// The UTF-8 of a text argument (only a str gets here); text that has no UTF-8 form (a lone
+// surrogate) raises UnicodeEncodeError, a ValueError.
 inline std::string utf8(const py::str& text) {
   Py_ssize_t size = 0;
   const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
   if (!data) throw py::error_already_set();
   return std::string(data, static_cast<std::size_t>(size));
+}
+
+// The __name__ of o's type, for error messages.
+inline std::string type_name(const py::handle& o) {
+  return py::str(py::handle(reinterpret_cast<PyObject*>(Py_TYPE(o.ptr()))).attr("__name__"));
+}
+
+// The UTF-8 bytes of a str argument; TypeError "<what> must be a str, got <type>" (the reference's
+// wording) for anything else.
+inline std::string text_argument(const py::object& text, const char* what) {
+  if (!py::isinstance<py::str>(text)) throw py::type_error(std::string(what) + " must be a str, got " + type_name(text));
+  return utf8(py::reinterpret_borrow<py::str>(text));
 }
 
 // Reads a deal number as an unsigned 64-bit value, or raises ValueError.
@@ -121,9 +133,14 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   using State = PyState<G>;
   auto text_of = [](const Move& mv) { return G::move_text(mv); };
 
+  // TypeError for an argument that is neither a Move nor its text, worded as the reference's.
+  const auto not_a_move = [](const py::object& move) -> bool {
+    throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " + type_name(move));
+  };
   py::class_<Move> move(m, G::kMoveName,
                         "A move of this game; str() is its notation (README \"Move notation\").");
-  move.def(py::init([](const py::str& text) { return G::parse_move(utf8(text)); }), py::arg("text"),
+  move.def(py::init([](const py::object& text) { return G::parse_move(text_argument(text, "move text")); }),
+           py::arg("text"),
            "Reads a move's notation. Raises ValueError naming what is wrong.")
       .def("__str__", text_of)
       .def("__repr__",
@@ -161,11 +178,12 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
          "deal", [](const py::object& n) { return State(G::deal(deal_number(n))); }, py::arg("n"),
          "Numbered deal n, 0 <= n < 2**64 (README \"Numbered deals\"). Raises ValueError out of range.")
       .def_static(
-          "from_text", [](const py::str& text) { return State(G::from_text(utf8(text))); },
+          "from_text", [](const py::object& text) { return State(G::from_text(text_argument(text, "position text"))); },
           py::arg("text"),
           "Reads a position in the game's text format. Raises ValueError naming the line and token.")
       .def_static(
-          "parse_move", [](const py::str& text) { return G::parse_move(utf8(text)); }, py::arg("text"),
+          "parse_move", [](const py::object& text) { return G::parse_move(text_argument(text, "move text")); },
+          py::arg("text"),
           "Reads a move's notation. Raises ValueError naming what is wrong.")
       .def("to_text", [](const State& s) { return s.pos.to_text(); },
            "The position in the game's text format.")
@@ -197,6 +215,10 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
       .def(
           "play", [play](State& s, const py::str& text) { play(s, G::parse_move(utf8(text))); },
           py::arg("move"))
+      // Last, so that it only catches what neither overload above takes: the reference's TypeError.
+      .def("play", [not_a_move](State&, const py::object& move) { not_a_move(move); }, py::arg("move"))
+      .def("is_legal", [not_a_move](const State&, const py::object& move) { return not_a_move(move); },
+           py::arg("move"))
       .def(
           "undo",
           [](State& s) {

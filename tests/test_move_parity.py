@@ -179,3 +179,22 @@ def test_move_properties_agree(game: str) -> None:
     # Every property was met with each of its value types (Geoffrey's dst: a column and 'F').
     expected = {"geoffrey": 5, "germaine": 3, "royal-marriage": 1}[game]
     assert len(seen) == expected, seen
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("value", [None, 5, b"QH", ["QH"]])
+def test_non_text_arguments_give_the_same_type_error(game: str, value: Any) -> None:
+    def errors(impl: str) -> List[str]:
+        cls = game_class(impl, game)
+        state = cls.deal(1)
+        move_class = type(state.legal_moves()[0])
+        found = []
+        for call in (cls.from_text, cls.parse_move, move_class, state.play, state.is_legal):
+            with pytest.raises(TypeError) as error:
+                call(value)
+            found.append(str(error.value))
+        assert state == cls.deal(1) and state.move_stack == []
+        return found
+
+    assert errors("cpp") == errors("reference")
+    assert errors("cpp")[0] == f"position text must be a str, got {type(value).__name__}"
