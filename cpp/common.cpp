@@ -1,5 +1,7 @@
 #include "common.hpp"
 
+#include <algorithm>
+#include <string>
 #include <utility>
 
 namespace pe {
@@ -51,14 +53,39 @@ void shuffle(Card* list, int n, std::uint64_t seed) {
   }
 }
 
+// Whether code point c is escaped by quote() although not ASCII: C1 controls and characters that
+// show as nothing or as a space (the list the reference's _INVISIBLE holds).
+static bool invisible(char32_t c) {
+  return (c >= 0x80 && c <= 0xA0) || c == 0xAD || c == 0x1680 || c == 0x180E || (c >= 0x2000 && c <= 0x200F) ||
+         (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF ||
+         (c >= 0xFFF9 && c <= 0xFFFB);
+}
+
 std::string quote(std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
+  const auto hex = [](char32_t c, int digits) {
+    std::string h;
+    for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) h += kHex[(c >> shift) & 0xF];
+    return h;
+  };
   std::string out = "'";
   std::size_t chars = 0;
-  for (const char byte : text) {
-    const auto ch = static_cast<unsigned char>(byte);
-    // Only a lead byte starts a character, so the cut never splits a UTF-8 sequence.
-    if ((ch & 0xC0) != 0x80 && chars++ == kShownChars) return out + "'...";
+  for (std::size_t i = 0; i < text.size();) {
+    if (chars++ == kShownChars) return out + "'...";
+    const auto ch = static_cast<unsigned char>(text[i]);
+    if (ch >= 0x80) {
+      // One UTF-8 sequence (the text came from a Python str, so it is well formed).
+      const std::size_t len = std::min<std::size_t>(ch < 0xE0 ? 2 : ch < 0xF0 ? 3 : 4, text.size() - i);
+      char32_t c = ch & (0x7F >> len);
+      for (std::size_t k = 1; k < len; ++k) c = c << 6 | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+      if (invisible(c))
+        out += c < 0x100 ? "\\x" + hex(c, 2) : "\\u" + hex(c, 4);
+      else
+        out.append(text.substr(i, len));
+      i += len;
+      continue;
+    }
+    ++i;
     switch (ch) {
       case '\\': out += "\\\\"; break;
       case '\'': out += "\\'"; break;
@@ -66,13 +93,10 @@ std::string quote(std::string_view text) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (ch < 0x20 || ch == 0x7F) {
-          out += "\\x";
-          out += kHex[ch >> 4];
-          out += kHex[ch & 0xF];
-        } else {
-          out += byte;
-        }
+        if (ch < 0x20 || ch == 0x7F)
+          out += "\\x" + hex(ch, 2);
+        else
+          out += static_cast<char>(ch);
     }
   }
   return out + "'";

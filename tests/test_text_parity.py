@@ -67,3 +67,25 @@ def test_mutated_texts_are_read_alike(game: str) -> None:
         assert cpp == ref, f"text {text!r}"
         refused += cpp[0] == "error"
     assert 300 < refused < 1500, "the mutations must produce both good and bad texts"
+
+
+# Every character quote() escapes beyond ASCII, and the characters on either side of each run.
+INVISIBLE = [*range(0x80, 0xA1), 0xAD, 0x1680, 0x180E, *range(0x2000, 0x2010), *range(0x2028, 0x2030),
+             *range(0x205F, 0x2070), 0x3000, 0xFEFF, *range(0xFFF9, 0xFFFC)]
+VISIBLE = [0x7E, 0xA1, 0xAC, 0xAE, 0x167F, 0x1681, 0x180D, 0x180F, 0x1FFF, 0x2010, 0x2027, 0x2030, 0x205E, 0x2070,
+           0x2FFF, 0x3001, 0xFEFE, 0xFF00, 0xFFF8, 0xFFFC, 0x1F0A1]
+
+
+@pytest.mark.parametrize("code", INVISIBLE + VISIBLE)
+def test_messages_show_invisible_characters_alike(code: int) -> None:
+    text = f"QH {chr(code)}3C KH"
+    shown = (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}") if code in INVISIBLE else chr(code)
+    messages = []
+    for impl in ("cpp", "reference"):
+        cls = game_class(impl, "royal-marriage")
+        for call in (cls.from_text, cls.parse_move):
+            with pytest.raises(ValueError) as error:
+                call(text)
+            messages.append(str(error.value))
+    assert messages[:2] == messages[2:]
+    assert messages[0] == f"line 1, token 2 '{shown}3C': unknown card"

@@ -7,6 +7,7 @@ formats"); the Zobrist construction is described in the README.
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import Iterator, List, NamedTuple, NoReturn
 
 MASK64 = (1 << 64) - 1
@@ -107,21 +108,33 @@ SHOWN_CHARS = 40
 """Characters of input text an error message shows; the rest becomes ``...``."""
 
 _ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Characters that show as nothing or as a space, and the C1 controls: escaped in messages so that
+# a byte-order mark or a no-break space can be seen (the C++ engine's invisible() holds the same).
+_INVISIBLE = frozenset(chain(range(0x80, 0xA1), [0xAD, 0x1680, 0x180E], range(0x2000, 0x2010), range(0x2028, 0x2030),
+                             range(0x205F, 0x2070), [0x3000, 0xFEFF], range(0xFFF9, 0xFFFC)))
 
 
 def quote(text: str) -> str:
     r"""Input text as every error message shows it, exactly as the C++ engine does.
 
-    In single quotes; backslash, quote and ASCII control characters escaped as
-    ``repr`` does (a NUL would cut the C++ message); other characters as they
-    are; at most SHOWN_CHARS characters, then ``...`` after the closing quote.
+    In single quotes; backslash, quote, control characters and characters that
+    show as nothing or as a space (``_INVISIBLE``) escaped as ``repr`` does (a
+    NUL would cut the C++ message); other characters as they are; at most
+    SHOWN_CHARS characters, then ``...`` after the closing quote.
 
-    >>> print(quote("7S\x00"), quote("it's"), quote("Q" * 41)[-6:])
-    '7S\x00' 'it\'s' QQ'...
+    >>> print(quote("7S\x00"), quote("it's"), quote("\ufeffQH\xa0"), quote("Q" * 41)[-6:])
+    '7S\x00' 'it\'s' '\ufeffQH\xa0' QQ'...
     """
-    shown = "".join(
-        _ESCAPES.get(ch) or (f"\\x{ord(ch):02x}" if ch < " " or ch == "\x7f" else ch) for ch in text[:SHOWN_CHARS]
-    )
+
+    def shown_char(ch: str) -> str:
+        code = ord(ch)
+        if ch in _ESCAPES:
+            return _ESCAPES[ch]
+        if code < 0x20 or code == 0x7F or code in _INVISIBLE:
+            return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+        return ch
+
+    shown = "".join(shown_char(ch) for ch in text[:SHOWN_CHARS])
     return f"'{shown}'" + ("..." if len(text) > SHOWN_CHARS else "")
 
 
