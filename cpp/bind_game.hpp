@@ -25,6 +25,42 @@
 #include "solver.hpp"
 
 namespace pe {
+// Arguments taken as any Python object and checked by the function itself, so that a wrong type
+// gets the reference's TypeError rather than pybind11's list of overloads; signatures still read
+// "text: str" and "move: <Game>Move | str".
+struct Text {
+  pybind11::object obj;
+};
+template <class Move>
+struct MoveOrText {
+  pybind11::object obj;
+};
+}  // namespace pe
+
+namespace pybind11::detail {
+template <>
+struct type_caster<pe::Text> {
+  PYBIND11_TYPE_CASTER(pe::Text, const_name("str"));
+  // Takes anything; the function checks the type.
+  bool load(handle src, bool) {
+    value.obj = reinterpret_borrow<object>(src);
+    return true;
+  }
+  static handle cast(const pe::Text& t, return_value_policy, handle) { return t.obj.inc_ref(); }
+};
+template <class Move>
+struct type_caster<pe::MoveOrText<Move>> {
+  PYBIND11_TYPE_CASTER(pe::MoveOrText<Move>, make_caster<Move>::name + const_name(" | str"));
+  // Takes anything; the function checks the type.
+  bool load(handle src, bool) {
+    value.obj = reinterpret_borrow<object>(src);
+    return true;
+  }
+  static handle cast(const pe::MoveOrText<Move>& m, return_value_policy, handle) { return m.obj.inc_ref(); }
+};
+}  // namespace pybind11::detail
+
+namespace pe {
 namespace py = pybind11;
 
 // A game position seen from Python: the position, where it started and the moves played.
@@ -79,22 +115,20 @@ inline std::string utf8(const py::str& text) {
 }
 
 // The __name__ of o's type, for error messages.
-inline std::string type_name(const py::handle& o) {
-  return py::str(py::handle(reinterpret_cast<PyObject*>(Py_TYPE(o.ptr()))).attr("__name__"));
-}
+inline std::string type_name(const py::handle& o) { return py::str(py::type::of(o).attr("__name__")); }
 
 // The UTF-8 bytes of a str argument; TypeError "<what> must be a str, got <type>" (the reference's
 // wording) for anything else.
-inline std::string text_argument(const py::object& text, const char* what) {
-  if (!py::isinstance<py::str>(text)) throw py::type_error(std::string(what) + " must be a str, got " + type_name(text));
-  return utf8(py::reinterpret_borrow<py::str>(text));
+inline std::string text_argument(const Text& text, const char* what) {
+  if (!py::isinstance<py::str>(text.obj))
+    throw py::type_error(std::string(what) + " must be a str, got " + type_name(text.obj));
+  return utf8(py::reinterpret_borrow<py::str>(text.obj));
 }
 
 // Reads a deal number as an unsigned 64-bit value, or raises ValueError.
 inline std::uint64_t deal_number(const py::object& n) {
   if (!py::isinstance<py::int_>(n) || py::isinstance<py::bool_>(n))
-    throw py::type_error("deal number must be an int, got " +
-                         std::string(py::str(py::type::of(n).attr("__name__"))));
+    throw py::type_error("deal number must be an int, got " + type_name(n));
   if (n < py::int_(0) || n >= py::int_(1).attr("__lshift__")(64))
     throw py::value_error("deal number must be in 0 .. 2**64-1, got " + std::string(py::str(n)));
   return n.cast<std::uint64_t>();
@@ -133,13 +167,15 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   using State = PyState<G>;
   auto text_of = [](const Move& mv) { return G::move_text(mv); };
 
-  // TypeError for an argument that is neither a Move nor its text, worded as the reference's.
-  const auto not_a_move = [](const py::object& move) -> bool {
-    throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " + type_name(move));
+  // A move argument: a Move, or its text; TypeError worded as the reference's for anything else.
+  const auto move_of = [](const MoveOrText<Move>& arg) -> Move {
+    if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
+    if (py::isinstance<py::str>(arg.obj)) return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
+    throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " + type_name(arg.obj));
   };
   py::class_<Move> move(m, G::kMoveName,
                         "A move of this game; str() is its notation (README \"Move notation\").");
-  move.def(py::init([](const py::object& text) { return G::parse_move(text_argument(text, "move text")); }),
+  move.def(py::init([](const Text& text) { return G::parse_move(text_argument(text, "move text")); }),
            py::arg("text"),
            "Reads a move's notation. Raises ValueError naming what is wrong.")
       .def("__str__", text_of)
@@ -178,11 +214,11 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
          "deal", [](const py::object& n) { return State(G::deal(deal_number(n))); }, py::arg("n"),
          "Numbered deal n, 0 <= n < 2**64 (README \"Numbered deals\"). Raises ValueError out of range.")
       .def_static(
-          "from_text", [](const py::object& text) { return State(G::from_text(text_argument(text, "position text"))); },
+          "from_text", [](const Text& text) { return State(G::from_text(text_argument(text, "position text"))); },
           py::arg("text"),
           "Reads a position in the game's text format. Raises ValueError naming the line and token.")
       .def_static(
-          "parse_move", [](const py::object& text) { return G::parse_move(text_argument(text, "move text")); },
+          "parse_move", [](const Text& text) { return G::parse_move(text_argument(text, "move text")); },
           py::arg("text"),
           "Reads a move's notation. Raises ValueError naming what is wrong.")
       .def("to_text", [](const State& s) { return s.pos.to_text(); },
@@ -202,23 +238,14 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           },
           "The legal moves of the position, as a list of moves.")
       .def(
-          "is_legal", [find_legal](const State& s, const Move& mv) { return find_legal(s, mv).has_value(); },
-          py::arg("move"), "Whether the move is legal in this position.")
-      .def(
           "is_legal",
-          [find_legal](const State& s, const py::str& text) {
-            return find_legal(s, G::parse_move(utf8(text))).has_value();
+          [find_legal, move_of](const State& s, const MoveOrText<Move>& mv) {
+            return find_legal(s, move_of(mv)).has_value();
           },
-          py::arg("move"))
-      .def("play", play, py::arg("move"),
-           "Plays a move (or its text). Raises IllegalMoveError, leaving the position unchanged.")
+          py::arg("move"), "Whether the move (or its text) is legal in this position.")
       .def(
-          "play", [play](State& s, const py::str& text) { play(s, G::parse_move(utf8(text))); },
-          py::arg("move"))
-      // Last, so that it only catches what neither overload above takes: the reference's TypeError.
-      .def("play", [not_a_move](State&, const py::object& move) { not_a_move(move); }, py::arg("move"))
-      .def("is_legal", [not_a_move](const State&, const py::object& move) { return not_a_move(move); },
-           py::arg("move"))
+          "play", [play, move_of](State& s, const MoveOrText<Move>& mv) { play(s, move_of(mv)); }, py::arg("move"),
+          "Plays a move (or its text). Raises IllegalMoveError, leaving the position unchanged.")
       .def(
           "undo",
           [](State& s) {

@@ -198,3 +198,14 @@ def test_non_text_arguments_give_the_same_type_error(game: str, value: Any) -> N
 
     assert errors("cpp") == errors("reference")
     assert errors("cpp")[0] == f"position text must be a str, got {type(value).__name__}"
+
+
+def test_signatures_name_the_types_taken() -> None:
+    # The C++ methods take any object (to raise the reference's TypeError) but say what they need.
+    cls = game_class("cpp", "germaine")
+    assert cls.play.__doc__.startswith(
+        "play(self: patience_engine._core.Germaine, move: patience_engine._core.GermaineMove | str) -> None")
+    assert cls.is_legal.__doc__.startswith(
+        "is_legal(self: patience_engine._core.Germaine, move: patience_engine._core.GermaineMove | str) -> bool")
+    assert cls.from_text.__doc__.startswith("from_text(text: str) -> patience_engine._core.Germaine")
+    assert cls.parse_move.__doc__.startswith("parse_move(text: str) -> patience_engine._core.GermaineMove")

@@ -210,8 +210,24 @@ def test_solve_html_in_a_missing_directory_fails_before_the_search(
     assert captured.err == f"patience: error: [Errno 2] no such directory for the --html page: '{page}'\n"
 
 
-def test_solve_prints_its_result_before_the_html_page_fails(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["solve", "royal-marriage", "3", "--html", str(tmp_path)]) == 2  # a directory
+@pytest.mark.parametrize("where, message", [
+    ("", "no such directory for the --html page: ''"),
+    (".", "the --html page would replace a directory"),
+])
+def test_solve_html_path_that_cannot_be_a_page_fails_before_the_search(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, message: str) -> None:
+    page = str(tmp_path / where) if where else ""
+    assert cli.main(["solve", "royal-marriage", "3", "--html", page]) == 2
     captured = capsys.readouterr()
-    assert "status   won" in captured.out and "Is a directory" in captured.err
+    assert captured.out == "" and message in captured.err
+
+
+def test_solve_prints_its_result_before_the_html_page_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def failing_page(*args: Any, **kwargs: Any) -> str:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cli, "solution_html", failing_page)
+    assert cli.main(["solve", "royal-marriage", "3", "--html", str(tmp_path / "rm.html")]) == 2
+    captured = capsys.readouterr()
+    assert "status   won" in captured.out and "No space left on device" in captured.err

@@ -251,15 +251,26 @@ def _deal_range(text: str) -> range:
 SOLVE_EXIT_CODES = {"won": 0, "lost": 1, "unknown": 3}
 
 
+def _check_page_path(path: str) -> None:
+    """Raise OSError now, not after a search that may take hours, if the --html page cannot be
+    written to ``path`` (empty, a directory, no such directory, no permission)."""
+    directory = os.path.dirname(os.path.abspath(path)) if path else ""
+    if not path or not os.path.isdir(directory):
+        raise FileNotFoundError(errno.ENOENT, "no such directory for the --html page", path)
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "the --html page would replace a directory", path)
+    if not os.access(path if os.path.exists(path) else directory, os.W_OK):
+        raise PermissionError(errno.EACCES, "no permission to write the --html page", path)
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """``patience solve GAME N``: solve a deal; print status, moves, score, nodes, seconds, nodes/s.
 
     Returns 0 won, 1 lost, 3 unknown (a limit was reached first).
     """
     state = _position("cpp", args.game, args)
-    if args.html is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.html))):
-        # Found now rather than after a solve that may have taken hours.
-        raise FileNotFoundError(errno.ENOENT, "no such directory for the --html page", args.html)
+    if args.html is not None:
+        _check_page_path(args.html)
     print(f"{GAME_TITLES[args.game]}, {_source(args)}", flush=True)
     solution = solve(state, node_limit=args.node_limit, time_limit=args.time_limit)
     if args.show:
