@@ -53,12 +53,20 @@ void shuffle(Card* list, int n, std::uint64_t seed) {
   }
 }
 
-// Whether code point c is escaped by quote() although not ASCII: C1 controls and characters that
-// show as nothing or as a space (the list the reference's _INVISIBLE holds).
+// Code points beyond ASCII that quote() escapes: C1 controls and characters that show as nothing
+// or as a space (the same ranges as the reference's _INVISIBLE).
+static constexpr char32_t kInvisible[][2] = {
+    {0x80, 0xA0},     {0xAD, 0xAD},     {0x34F, 0x34F},   {0x600, 0x605},   {0x61C, 0x61C},
+    {0x115F, 0x1160}, {0x1680, 0x1680}, {0x17B4, 0x17B5}, {0x180B, 0x180F}, {0x2000, 0x200F},
+    {0x2028, 0x202F}, {0x205F, 0x206F}, {0x3000, 0x3000}, {0x3164, 0x3164}, {0xFE00, 0xFE0F},
+    {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF9, 0xFFFB}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF},
+};
+
+// Whether quote() escapes the non-ASCII code point c.
 static bool invisible(char32_t c) {
-  return (c >= 0x80 && c <= 0xA0) || c == 0xAD || c == 0x1680 || c == 0x180E || (c >= 0x2000 && c <= 0x200F) ||
-         (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF ||
-         (c >= 0xFFF9 && c <= 0xFFFB);
+  for (const auto& range : kInvisible)
+    if (c >= range[0] && c <= range[1]) return true;
+  return false;
 }
 
 std::string quote(std::string_view text) {
@@ -79,7 +87,7 @@ std::string quote(std::string_view text) {
       char32_t c = ch & (0x7F >> len);
       for (std::size_t k = 1; k < len; ++k) c = c << 6 | (static_cast<unsigned char>(text[i + k]) & 0x3F);
       if (invisible(c))
-        out += c < 0x100 ? "\\x" + hex(c, 2) : "\\u" + hex(c, 4);
+        out += c < 0x100 ? "\\x" + hex(c, 2) : c < 0x10000 ? "\\u" + hex(c, 4) : "\\U" + hex(c, 8);
       else
         out.append(text.substr(i, len));
       i += len;

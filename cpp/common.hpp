@@ -72,9 +72,10 @@ inline constexpr std::size_t kShownChars = 40;
 
 // Input text (UTF-8) as every error message shows it, alike in the Python reference: in single
 // quotes, backslash, quote, control characters and characters that show as nothing or as a space
-// (no-break and other spaces, zero-width characters, a byte-order mark) escaped as Python's repr
-// does (a NUL would end pybind11's C-string copy of the message), other characters as they are,
-// and at most kShownChars characters, with "..." after the closing quote.
+// (no-break and other spaces, zero-width and joining characters, variation selectors, a
+// byte-order mark) escaped in the notation of Python's repr (a NUL would end pybind11's C-string
+// copy of the message), other characters as they are, and at most kShownChars characters, with
+// "..." after the closing quote.
 std::string quote(std::string_view text);
 
 // Throws ParseError "bad move text 'text': why".
