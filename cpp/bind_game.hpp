@@ -117,6 +117,13 @@ inline std::string utf8(const py::str& text) {
 // The __name__ of o's type, for error messages.
 inline std::string type_name(const py::handle& o) { return py::str(py::type::of(o).attr("__name__")); }
 
+// type_name(o), with its module when it is the name expected (a move of the other implementation).
+inline std::string other_type_name(const py::handle& o, const std::string& expected) {
+  const std::string name = type_name(o);
+  if (name != expected) return name;
+  return std::string(py::str(py::type::of(o).attr("__module__"))) + "." + name;
+}
+
 // The UTF-8 bytes of a str argument; TypeError "<what> must be a str, got <type>" (the reference's
 // wording) for anything else.
 inline std::string text_argument(const Text& text, const char* what) {
@@ -171,7 +178,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   const auto move_of = [](const MoveOrText<Move>& arg) -> Move {
     if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
     if (py::isinstance<py::str>(arg.obj)) return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
-    throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " + type_name(arg.obj));
+    throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " + other_type_name(arg.obj, G::kMoveName));
   };
   py::class_<Move> move(m, G::kMoveName,
                         "A move of this game; str() is its notation (README \"Move notation\").");

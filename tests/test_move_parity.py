@@ -209,3 +209,15 @@ def test_signatures_name_the_types_taken() -> None:
         "is_legal(self: patience_engine._core.Germaine, move: patience_engine._core.GermaineMove | str) -> bool")
     assert cls.from_text.__doc__.startswith("from_text(text: str) -> patience_engine._core.Germaine")
     assert cls.parse_move.__doc__.startswith("parse_move(text: str) -> patience_engine._core.GermaineMove")
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_move_of_the_other_implementation_is_named_with_its_module(game: str) -> None:
+    cpp, ref = game_class("cpp", game).deal(1), game_class("reference", game).deal(1)
+    name = type(cpp.legal_moves()[0]).__name__
+    for state, other in ((cpp, ref), (ref, cpp)):
+        move = other.legal_moves()[0]
+        for call in (state.play, state.is_legal):
+            with pytest.raises(TypeError, match=f"expected a {name} or its text, got "
+                                                f"{type(move).__module__}.{name}$"):
+                call(move)

@@ -148,7 +148,10 @@ class Game(Generic[MoveT]):
         if isinstance(move, str):
             return self.parse_move(move)
         if not isinstance(move, self.Move):
-            raise TypeError(f"expected a {self.Move.__name__} or its text, got {type(move).__name__}")
+            got = type(move).__name__
+            if got == self.Move.__name__:  # a move of the other implementation: say which
+                got = f"{type(move).__module__}.{got}"
+            raise TypeError(f"expected a {self.Move.__name__} or its text, got {got}")
         return move
 
     def is_legal(self, move: Union[MoveT, str]) -> bool:
