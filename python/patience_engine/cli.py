@@ -442,8 +442,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return result
         finally:
             # Output still buffered would meet a closed pipe at exit, beyond the handler below.
-            if sys.stdout is not None:
-                sys.stdout.flush()
+            sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (`patience deal ... | head -1`): stop quietly, as the Python docs advise
         # (signal module, "Note on SIGPIPE"): stdout to /dev/null so the flush at exit cannot fail
