@@ -309,7 +309,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
       py::arg("state"), py::arg("depth"), py::arg("bulk") = true);
 
   // solve(state, node_limit, time_limit, table_bytes, pruning) -> (status, moves, score, nodes,
-  // proven); patience_engine.solve() checks the arguments and wraps the tuple.
+  // proven), also attached to a KeyboardInterrupt as _so_far; patience_engine.solve() checks the
+  // arguments and wraps the tuple.
   m.def(
       "solve",
       [](const State& s, std::optional<std::uint64_t> node_limit, std::optional<double> time_limit,
@@ -323,11 +324,18 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
             (time_limit && !(*time_limit > 0 && std::isfinite(*time_limit))))
           throw py::value_error("solve: node_limit and time_limit must be positive and finite");
         const G g = s.pos;
-        SolveResult<G> r =
-            run_interruptible([&](Interrupt& interrupt) { return solve(g, opt, interrupt); });
-        static const char* const kStatus[] = {"won", "lost", "unknown"};
-        return py::make_tuple(kStatus[static_cast<int>(r.status)], r.line, r.score, r.nodes,
-                              r.proven);
+        const auto as_tuple = [](const SolveResult<G>& r) {
+          static const char* const kStatus[] = {"won", "lost", "unknown"};
+          return py::make_tuple(kStatus[static_cast<int>(r.status)], r.line, r.score, r.nodes, r.proven);
+        };
+        SolveResult<G> so_far;
+        try {
+          return as_tuple(run_interruptible([&](Interrupt& interrupt) { return solve(g, opt, interrupt, &so_far); }));
+        } catch (py::error_already_set& e) {
+          // Ctrl-C: the KeyboardInterrupt carries what the search found, for patience_engine.solve().
+          if (e.matches(PyExc_KeyboardInterrupt)) py::setattr(e.value(), "_so_far", as_tuple(so_far));
+          throw;
+        }
       },
       py::arg("state"), py::arg("node_limit"), py::arg("time_limit"), py::arg("table_bytes"),
       py::arg("pruning"));

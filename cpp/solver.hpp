@@ -198,6 +198,12 @@ class Solver {
       phase_deadline_ = deadline_;
       finished = search_to_end();
     }
+    return result(finished, no_win);
+  }
+
+  // The result so far: finished, the search ran to the end; no_win, it proved that no line wins.
+  // Also what an interrupted search has found (finished and no_win false).
+  SolveResult<G> result(bool finished, bool no_win) const {
     SolveResult<G> r;
     // A dead end is no answer in the win-or-lose games; Germaine keeps its best line.
     if (best_ >= Rules::kWinValue || Rules::kScored) r.line = best_line_;
@@ -312,10 +318,17 @@ class Solver {
   std::vector<Move> best_line_;
 };
 
-// Solves g (rules.md objective of its game) under opt; throws Interrupted when interrupt says stop.
+// Solves g (rules.md objective of its game) under opt; throws Interrupted when interrupt says stop,
+// after writing the best found so far to so_far when given.
 template <class G>
-SolveResult<G> solve(const G& g, const SolveOptions& opt, Interrupt& interrupt) {
-  return Solver<G>(g, opt, interrupt).run();
+SolveResult<G> solve(const G& g, const SolveOptions& opt, Interrupt& interrupt, SolveResult<G>* so_far = nullptr) {
+  Solver<G> solver(g, opt, interrupt);
+  try {
+    return solver.run();
+  } catch (const Interrupted&) {
+    if (so_far) *so_far = solver.result(false, false);
+    throw;
+  }
 }
 
 // Sorts moves[0..n) by priority, highest first, ties kept in generation order (deterministic).

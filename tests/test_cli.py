@@ -110,9 +110,10 @@ def test_solve_bad_arguments_exit_2(argv: List[str], capsys: pytest.CaptureFixtu
     assert exit_info.value.code == 2
 
 
-def test_solve_ctrl_c_exits_130() -> None:
+def test_solve_ctrl_c_exits_130_and_shows_what_it_found() -> None:
     result = interrupt_after_first_line([sys.executable, "-m", "patience_engine.cli", "solve", "germaine", "1"], 0.3)
-    assert result.code == 130 and "interrupted" in result.stderr
+    assert result.code == 130 and result.stderr == "interrupted\n"
+    assert "status   unknown\nmoves    " in result.stdout and "\nnodes/s  " in result.stdout
 
 
 def test_perft_reads_stdin_once_for_both_implementations() -> None:

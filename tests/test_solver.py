@@ -301,18 +301,25 @@ def test_reference_positions_are_refused() -> None:
 
 
 LONG_SOLVE = """
-import sys, patience_engine
+import sys, patience_engine, patience_engine.reference
 state = patience_engine.Germaine.deal(1)
 print("ready", flush=True)
 try:
     patience_engine.solve(state, table_bytes=1 << 20)
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
+except KeyboardInterrupt as interrupt:
+    found = interrupt.solution
+    print("interrupted", found.status, found.score, found.nodes > 0, flush=True)
+    line = patience_engine.reference.Germaine.deal(1)
+    for move in found.moves:
+        line.play(str(move))
+    print("replayed", line.score == found.score, flush=True)
     sys.exit(3)
 """
 
 
-def test_ctrl_c_stops_solve_within_a_second() -> None:
+def test_ctrl_c_stops_solve_within_a_second_with_what_it_found() -> None:
     result = interrupt_after_first_line([sys.executable, "-c", LONG_SOLVE])
-    assert (result.code, result.stdout.strip()) == (3, "interrupted")
-    assert result.seconds < 1.0
+    assert result.code == 3 and result.seconds < 1.0
+    interrupted, status, score, searched, replayed, same = result.stdout.split()
+    assert (interrupted, status, searched, replayed, same) == ("interrupted", "unknown", "True", "replayed", "True")
+    assert 40 <= int(score) < 64

@@ -164,5 +164,5 @@ def solve(
     """Searches ``state``: (status, moves, score, nodes, proven); see ``patience_engine.solve``.
 
     Releases the GIL; raises ValueError for a node_limit of 0 or a time_limit that is not
-    positive and finite, KeyboardInterrupt on Ctrl-C.
+    positive and finite, KeyboardInterrupt on Ctrl-C (with the same tuple so far as ``_so_far``).
     """

@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from . import GAMES, perft
 from . import draw, reference, survey
-from .solver import DEFAULT_TABLE_BYTES, solve
+from .solver import DEFAULT_TABLE_BYTES, Solution, solve
 from .reference import pysol
 from .viewer import solution_html
 from . import signature
@@ -251,6 +251,15 @@ def _deal_range(text: str) -> range:
 SOLVE_EXIT_CODES = {"won": 0, "lost": 1, "unknown": 3}
 
 
+def _print_solution(solution: Solution) -> None:
+    print(f"status   {solution.status}")
+    print(f"moves    {len(solution.moves)}: {solution.text}" if solution.moves else "moves    0")
+    print(f"score    {solution.score}")
+    print(f"nodes    {solution.nodes:,}")
+    print(f"seconds  {solution.seconds:.4f}")
+    print(f"nodes/s  {_rate(solution.nodes, solution.seconds)}", flush=True)
+
+
 def _check_page_path(path: str) -> None:
     """Raise OSError now, not after a search that may take hours, if the --html page cannot be
     written to ``path`` (empty, a directory, no such directory, no permission)."""
@@ -272,7 +281,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.html is not None:
         _check_page_path(args.html)
     print(f"{GAME_TITLES[args.game]}, {_source(args)}", flush=True)
-    solution = solve(state, node_limit=args.node_limit, time_limit=args.time_limit)
+    try:
+        solution = solve(state, node_limit=args.node_limit, time_limit=args.time_limit)
+    except KeyboardInterrupt as interrupt:
+        # Hours of search may be behind a Ctrl-C: show what it found (main exits 130).
+        found = getattr(interrupt, "solution", None)
+        if found is not None:
+            _print_solution(found)
+        raise
     if args.show:
         shown = state.copy()
         print(_for_terminal(shown.to_text()))
@@ -281,12 +297,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(f"\n{i}. {move}")
             print(_for_terminal(shown.to_text()))
         print()
-    print(f"status   {solution.status}")
-    print(f"moves    {len(solution.moves)}: {solution.text}" if solution.moves else "moves    0")
-    print(f"score    {solution.score}")
-    print(f"nodes    {solution.nodes:,}")
-    print(f"seconds  {solution.seconds:.4f}")
-    print(f"nodes/s  {_rate(solution.nodes, solution.seconds)}", flush=True)
+    _print_solution(solution)
     if args.html is not None:
         title = f"{GAME_TITLES[args.game]}, {_source(args)}: {solution.status}"
         page = solution_html(state, solution.moves, title=title)

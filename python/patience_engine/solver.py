@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Literal, Optional, Tuple, Union, cast
+from typing import Any, List, Literal, Optional, Tuple, Union, cast
 
 from . import _core
 
@@ -93,7 +93,9 @@ def solve(
     past 10**9, about 31 years, it is 10**9); checked about every 50 ms,
     so the search may run a little past it. Either limit gives status
     ``"unknown"`` (or a Germaine win not proven best). Runs with the GIL released;
-    Ctrl-C raises ``KeyboardInterrupt`` within about a second.
+    Ctrl-C raises ``KeyboardInterrupt`` within about a second; its ``solution``
+    attribute holds what the search had found (a ``Solution``, status
+    ``"unknown"`` unless already settled).
 
     Raises ``TypeError`` for a state that is not a C++ game position, and
     ``ValueError`` for a ``node_limit`` < 1, a ``time_limit`` that is not a
@@ -116,12 +118,19 @@ def solve(
         raise TypeError(f"solve: expected a patience_engine game position, got {type(state).__name__}")
     node_limit = min(node_limit, 2**64 - 1) if node_limit is not None else None
     start = time.perf_counter()
+
+    def solution(found: Tuple[str, List[Any], int, int, bool]) -> Solution:
+        status, moves, score, nodes, proven = found
+        return Solution(cast(Status, status), tuple(moves), score, nodes, time.perf_counter() - start, proven)
+
     try:
-        status, moves, score, nodes, proven = _core.solve(
+        return solution(_core.solve(
             state, node_limit, None if time_limit is None else float(time_limit), table_bytes, pruning
-        )
+        ))
     except MemoryError:
         # The table is nearly all the memory a search takes; the C++ error says only "std::bad_alloc".
         raise MemoryError(f"out of memory (transposition table of {table_bytes:,} bytes)") from None
-    seconds = time.perf_counter() - start
-    return Solution(cast(Status, status), tuple(moves), score, nodes, seconds, proven)
+    except KeyboardInterrupt as interrupt:
+        if hasattr(interrupt, "_so_far"):
+            interrupt.solution = solution(interrupt._so_far)  # type: ignore[attr-defined]
+        raise
