@@ -419,8 +419,8 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
             rows = _solve_on_dask(game, todo, node_limit, table_bytes, scheduler)
         else:
             rows = _solve_locally(game, todo, node_limit, table_bytes, jobs or default_jobs())
-        # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
         count = deals.stop - deals.start  # len(deals) overflows past 2**63 - 1 deals
+        # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
         with contextlib.closing(rows), tqdm(total=count, initial=len(done), desc=game, unit="deal",
                                             disable=not progress, file=sys.stderr) as bar:
             for row in rows:
