@@ -8,9 +8,10 @@ written in Python over the C++ API, the same loop over the reference, and
 the solver (positions expanded per second) under a node limit; under the
 table, Royal Marriage deals settled per second by the default solve.
 The two ratios are measured in the same run on the same positions and
-depths: C++ bulk perft against the reference's perft, and the Python loop
-over C++ against the same loop over the reference. Each figure is the best
-of several rounds, so other load on the machine inflates it less. The
+depths: C++ bulk perft against the reference's perft (their rounds taking
+turns), and the Python loop over C++ against the same loop over the
+reference. Each figure is the best of several rounds, so other load on the
+machine inflates it less. The
 machine (CPU model, logical cores, Python version) is printed under the table.
 
 Exit code 2 on a debug build, whose timings would mislead.
@@ -44,8 +45,9 @@ GAME_TITLES = {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move"
 # Rounds per measurement; each figure is the fastest round.
 ROUNDS = {"cpp": 5, "reference": 3, "loop_cpp": 10, "loop_reference": 3, "solver": 3}
 # The C++ engine walks the reference's positions in a millisecond or less, so
-# more rounds are needed for a steady minimum.
-CPP_ON_REFERENCE_ROUNDS = 50
+# more rounds are needed for a steady minimum (split evenly between the
+# reference's rounds, see same_run_rates).
+CPP_ON_REFERENCE_ROUNDS = 60
 
 
 def best_seconds(fn: Callable[[], int], expected: int, rounds: int) -> float:
@@ -77,10 +79,31 @@ def cpp_perft(bulk: bool, rounds: int) -> Callable[[Workload], float]:
     return timer
 
 
-def reference_perft(w: Workload) -> float:
-    """Best seconds of the reference's perft on a workload."""
-    state = reference.GAMES[w[0]].deal(w[1])
-    return best_seconds(lambda: reference.perft(state, w[2]), w[3], ROUNDS["reference"])
+def reference_perft(rounds: int) -> Callable[[Workload], float]:
+    """A timer of the reference's perft on a workload."""
+
+    def timer(w: Workload) -> float:
+        state = reference.GAMES[w[0]].deal(w[1])
+        return best_seconds(lambda: reference.perft(state, w[2]), w[3], rounds)
+
+    return timer
+
+
+def same_run_rates(game: str) -> Tuple[float, float]:
+    """Nodes per second of the reference's perft and of C++ bulk perft on the game's
+    ``REFERENCE_PERFT`` workloads. The two sides take turns, one reference round then a share of
+    the C++ rounds, so a slow spell of the machine weighs on both alike."""
+    reference_timer = reference_perft(1)
+    cpp_timer = cpp_perft(True, CPP_ON_REFERENCE_ROUNDS // ROUNDS["reference"])
+    reference_best: Dict[Workload, float] = {}
+    cpp_best: Dict[Workload, float] = {}
+    mine = [w for w in REFERENCE_PERFT if w[0] == game]
+    for _ in range(ROUNDS["reference"]):
+        for w in mine:
+            reference_best[w] = min(reference_best.get(w, float("inf")), reference_timer(w))
+            cpp_best[w] = min(cpp_best.get(w, float("inf")), cpp_timer(w))
+    leaves = sum(w[3] for w in mine)
+    return leaves / sum(reference_best.values()), leaves / sum(cpp_best.values())
 
 
 def loop(games: Dict[str, type], rounds: int) -> Callable[[Workload], float]:
@@ -153,8 +176,7 @@ def table() -> str:
         print(f"measuring {title} ...", file=sys.stderr, flush=True)
         bulk = rate(CPP_PERFT_BULK, game, cpp_perft(True, ROUNDS["cpp"]))
         make_unmake = rate(CPP_MAKE_UNMAKE, game, cpp_perft(False, ROUNDS["cpp"]))
-        ref = rate(REFERENCE_PERFT, game, reference_perft)
-        cpp_same = rate(REFERENCE_PERFT, game, cpp_perft(True, CPP_ON_REFERENCE_ROUNDS))
+        ref, cpp_same = same_run_rates(game)
         loop_cpp = rate(PYTHON_LOOP, game, loop(patience_engine.GAMES, ROUNDS["loop_cpp"]))
         loop_ref = rate(PYTHON_LOOP, game, loop(reference.GAMES, ROUNDS["loop_reference"]))
         cells = [title, millions(bulk), millions(make_unmake), millions(ref), f"{cpp_same / ref:,.0f}x",

@@ -50,17 +50,18 @@ Geoffrey Geoffrey::deal(std::uint64_t n) {
   Card deck[kDeck];
   for (int c = 0; c < kDeck; ++c) deck[c] = static_cast<Card>(c);
   shuffle(deck, kDeck, n);
-  Geoffrey g;
+  Layout columns;
   // Columns 0..3 take 7 cards each, face up; columns 4..7 take 6, the bottom four face down.
   const Card* next = deck;
   for (int k = 0; k < kColumns; ++k) {
     const int count = k < 4 ? 7 : 6;
-    std::copy(next, next + count, g.cards_[k]);
+    std::copy(next, next + count, columns.cards[k]);
     next += count;
-    g.len_[k] = static_cast<std::uint8_t>(count);
-    g.down_[k] = k < 4 ? 0 : 4;
+    columns.len[k] = count;
+    columns.down[k] = k < 4 ? 0 : 4;
   }
-  g.set_up();
+  Geoffrey g;
+  g.set_up(columns);
   return g;
 }
 
@@ -68,6 +69,7 @@ Geoffrey Geoffrey::from_text(std::string_view text) {
   const std::vector<TextLine> lines = split_lines(text);
   const int after_last = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
   Geoffrey g;
+  Layout columns{};
   bool seen[kDeck] = {};
   std::size_t li = 0;
 
@@ -112,14 +114,14 @@ Geoffrey Geoffrey::from_text(std::string_view text) {
         parse_fail(line.number, tn, tok, "face-down card on top of a column");
       seen[c] = true;
       face_up_below |= !down;
-      g.down_[k] = static_cast<std::uint8_t>(g.down_[k] + down);
-      g.cards_[k][g.len_[k]++] = c;
+      columns.down[k] += down;
+      columns.cards[k][columns.len[k]++] = c;
     }
   }
   if (k < kColumns) parse_fail_line(after_last, "expected 8 columns");
   for (int c = 0; c < kDeck; ++c)
     if (!seen[c]) parse_fail_line(after_last, "missing card " + card_text(static_cast<Card>(c)));
-  g.set_up();
+  g.set_up(columns);
   return g;
 }
 
@@ -160,18 +162,32 @@ std::string Geoffrey::to_text() const {
     s += '-';
     s += found_[suit] ? rank_char(found_[suit]) : '0';
   }
+  const Layout columns = layout();
   for (int k = 0; k < kColumns; ++k) {
     s += '\n';
-    if (!len_[k]) s += '-';
-    for (int i = 0; i < len_[k]; ++i) {
+    if (!columns.len[k]) s += '-';
+    for (int i = 0; i < columns.len[k]; ++i) {
       if (i) s += ' ';
-      const bool down = i < down_[k];
+      const bool down = i < columns.down[k];
       if (down) s += '(';
-      s += card_text(cards_[k][i]);
+      s += card_text(columns.cards[k][i]);
       if (down) s += ')';
     }
   }
   return s;
+}
+
+Geoffrey::Layout Geoffrey::layout() const {
+  Layout columns;
+  for (int k = 0; k < kColumns; ++k) {
+    columns.len[k] = __builtin_popcountll(piles_[k]);
+    columns.down[k] = __builtin_popcountll(piles_[k] & ~up_);
+    for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
+      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      columns.cards[k][__builtin_popcountll(under_[c])] = c;
+    }
+  }
+  return columns;
 }
 
 std::uint64_t Geoffrey::compute_hash() const {
@@ -179,10 +195,10 @@ std::uint64_t Geoffrey::compute_hash() const {
   for (int suit = 0; suit < 4; ++suit)
     for (int r = 1; r <= found_[suit]; ++r) h ^= kKeys[kHome + make_card(r, suit)];
   for (int k = 0; k < kColumns; ++k)
-    for (int i = 0; i < len_[k]; ++i) {
-      const Card c = cards_[k][i];
-      h ^= term(c, i ? cards_[k][i - 1] : kNoCard, k);
-      if (i < down_[k]) h ^= kKeys[kDown + c];
+    for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
+      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      h ^= term(c, low_[c], k);
+      if (face_down(c)) h ^= kKeys[kDown + c];
     }
   return h;
 }
@@ -192,38 +208,48 @@ std::uint64_t Geoffrey::compute_canonical_hash() const {
   for (int suit = 0; suit < 4; ++suit)
     for (int r = 1; r <= found_[suit]; ++r) h ^= kKeys[kHome + make_card(r, suit)];
   for (int k = 0; k < kColumns; ++k)
-    for (int i = 0; i < len_[k]; ++i) {
-      const Card c = cards_[k][i];
-      h ^= canonical_term(c, i ? cards_[k][i - 1] : kNoCard);
-      if (i < down_[k]) h ^= kKeys[kDown + c];
+    for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
+      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      h ^= canonical_term(c, low_[c]);
+      if (face_down(c)) h ^= kKeys[kDown + c];
     }
   return h;
 }
 
 bool Geoffrey::operator==(const Geoffrey& o) const {
+  if (up_ != o.up_) return false;
   for (int suit = 0; suit < 4; ++suit)
     if (found_[suit] != o.found_[suit]) return false;
-  for (int k = 0; k < kColumns; ++k)
-    if (len_[k] != o.len_[k] || down_[k] != o.down_[k] ||
-        !std::equal(cards_[k], cards_[k] + len_[k], o.cards_[k]))
-      return false;
+  for (int k = 0; k < kColumns; ++k) {
+    if (piles_[k] != o.piles_[k]) return false;
+    for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
+      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      if (low_[c] != o.low_[c]) return false;
+    }
+  }
   return true;
 }
 
-void Geoffrey::set_up() {
-  up_ = tops_ = next_home_ = 0;
+void Geoffrey::set_up(const Layout& columns) {
+  up_ = tops_ = next_home_ = same_ = 0;
   empty_ = 0;
   for (int k = 0; k < kColumns; ++k) {
-    for (int i = 0; i < len_[k]; ++i) {
-      const Card c = cards_[k][i];
+    piles_[k] = 0;
+    Card below = kNoCard;
+    for (int i = 0; i < columns.len[k]; ++i) {
+      const Card c = columns.cards[k][i];
       col_[c] = static_cast<std::uint8_t>(k);
-      idx_[c] = static_cast<std::uint8_t>(i);
-      if (i >= down_[k]) up_ |= bit(c);
+      under_[c] = piles_[k];
+      low_[c] = below;
+      piles_[k] |= bit(c);
+      if (i >= columns.down[k]) up_ |= bit(c);
+      below = c;
     }
-    if (len_[k])
-      tops_ |= bit(cards_[k][len_[k] - 1]);
-    else
+    same_ ^= pairs(piles_[k]);
+    if (below == kNoCard)
       empty_ |= 1u << k;
+    else
+      tops_ |= bit(below);
   }
   for (int suit = 0; suit < 4; ++suit)
     if (found_[suit] < 13) next_home_ |= bit(make_card(found_[suit] + 1, suit));

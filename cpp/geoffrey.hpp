@@ -41,12 +41,13 @@ struct Geoffrey {
     std::uint64_t id() const { return src | card << 8 | dst << 16; }
   };
 
-  // What make() changed that the move itself does not say: the keys before it (restored, never
-  // un-XORed) and whether it turned a face-down card up.
+  // What make() changed, as it was before: unmake() stores the masks back rather than work them
+  // out again, and moves the cards back by the pile masks.
   struct Undo {
-    std::uint64_t hash;
-    std::uint64_t canonical;
-    bool turned;
+    std::uint64_t hash, canonical, up, tops, next_home, same;
+    std::uint64_t from, onto;  // the source and destination piles (onto: 0 for a foundation)
+    std::uint32_t empty;
+    Card below;  // the card h lay on, kNoCard at the bottom
   };
 
   // Numbered deal n (rules.md "Numbered deals").
@@ -63,21 +64,24 @@ struct Geoffrey {
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
   // Number of legal moves, without listing them (perft's bulk count).
-  int count_moves() const { return count_with(tops_, up_, next_home_, empty_, ColumnOf{this}); }
+  int count_moves() const { return moves_with(tops_, up_, next_home_, same_, __builtin_popcount(empty_)); }
   // Number of legal moves after the legal move m, without making it (perft's last two plies);
   // the second argument (count_moves() here) is not needed.
-  inline int count_after(const Move& m, int) const;
+  int count_after(const Move& m, int) const { return replies(m.card, m.src, m.dst); }
+  // perft(*this, 2) without listing or making a move: replies() summed over the legal moves,
+  // enumerated as generate() does.
+  std::uint64_t count_two_plies() const { return count_two_plies_in(here()); }
+  // perft(*this, 3): count_two_plies() of the position after each legal move, read through this
+  // one rather than made (the moved cards' links are looked up as make() would leave them).
+  inline std::uint64_t count_three_plies() const;
   // canonical_hash() after the legal move m, without making it (the solver's look-ahead).
   std::uint64_t child_canonical_hash(const Move& m) const { return canonical_ ^ canonical_change(m); }
   // Whether the legal move m turns up the face-down card it uncovers.
-  bool turns_card(const Move& m) const {
-    const int i = idx_[m.card];
-    return i && i == down_[m.src];
-  }
+  bool turns_card(const Move& m) const { return face_down(low_[m.card]); }
   // Plays a legal move; the Undo takes it back.
-  inline Undo make(const Move& m);
+  [[gnu::always_inline]] inline Undo make(const Move& m);
   // Takes back m, the last move made, with the Undo make() returned.
-  inline void unmake(const Move& m, const Undo& u);
+  [[gnu::always_inline]] inline void unmake(const Move& m, const Undo& u);
 
   // Zobrist key of the exact position, kept incrementally.
   std::uint64_t hash() const { return hash_; }
@@ -102,6 +106,20 @@ struct Geoffrey {
       zobrist_keys<kKeyCount>(0x47656F6666726579ULL);  // "Geoffrey"
 
   static constexpr std::uint64_t bit(Card c) { return std::uint64_t{1} << c; }
+  // bit(c), or 0 for kNoCard.
+  static constexpr std::uint64_t bit_or_none(Card c) { return c == kNoCard ? 0 : bit(c); }
+  // How next_home_ changes when h goes home: the suit's next card follows h (none after a King,
+  // whose next bit is the next suit's Ace, or bit 52).
+  static constexpr std::uint64_t home_change(Card h) {
+    return bit(h) | (bit(h) << 1 & ~kAces & ((std::uint64_t{1} << kDeck) - 1));
+  }
+  // Whether c is a face-down tableau card (false for kNoCard).
+  bool face_down(Card c) const { return c != kNoCard && !(up_ & bit(c)); }
+  // The top card of column k, kNoCard when it is empty.
+  Card top(int k) const {
+    const std::uint64_t b = tops_ & piles_[k];
+    return b ? static_cast<Card>(__builtin_ctzll(b)) : kNoCard;
+  }
   static constexpr std::uint64_t kAces = 0x0000'0080'0400'2001ULL;   // AC AD AH AS
   static constexpr std::uint64_t kKings = 0x0008'0040'0200'1000ULL;  // KC KD KH KS
 
@@ -115,17 +133,68 @@ struct Geoffrey {
 
   // XOR of the canonical-key terms the legal move m changes, read before it is made.
   inline std::uint64_t canonical_change(const Move& m) const;
-  // The column of a tableau card, as a function for count_with().
-  struct ColumnOf {
-    const Geoffrey* g;
-    int operator()(Card c) const { return g->col_[c]; }
+  // Cards c whose c + 1 is in the same pile, for a pile's mask (a suit's King and the next suit's
+  // Ace are neighbours here too, but no card builds onto an Ace, so that pair is never read).
+  static constexpr std::uint64_t pairs(std::uint64_t pile) { return pile & pile >> 1; }
+  // same_ after group leaves the cards rest for the cards onto (disjoint masks; onto is 0 for a
+  // foundation move). Only pairs with one card in group and one in rest or onto change, as
+  // pairs(a | b) = pairs(a) ^ pairs(b) ^ (a & b >> 1) ^ (b & a >> 1) for disjoint a and b.
+  static std::uint64_t same_after(std::uint64_t same, std::uint64_t rest, std::uint64_t onto,
+                                  std::uint64_t group) {
+    const std::uint64_t other = rest | onto;
+    return same ^ (other & group >> 1) ^ (group & other >> 1);
+  }
+  // The tableau builds of a position with these masks: card T - 1 onto top card T when T - 1 is
+  // face up in another column.
+  static std::uint64_t builds(std::uint64_t tops, std::uint64_t up, std::uint64_t same) {
+    return ((tops & ~kAces) >> 1) & up & ~same;
+  }
+  // Legal moves of a position with these masks and this many empty columns.
+  static int moves_with(std::uint64_t tops, std::uint64_t up, std::uint64_t next_home,
+                        std::uint64_t same, int empty) {
+    return __builtin_popcountll(tops & next_home) + __builtin_popcountll(builds(tops, up, same)) +
+           __builtin_popcountll(up & kKings) * empty;
+  }
+  // Legal moves after moving h, with the cards above it, from column s to t (or kFoundation);
+  // the move must be legal. Nothing is made: the masks are worked out as make() would leave them.
+  inline int replies(Card h, int s, int t) const;
+  // replies() from the move's parts: low_card and under, the card right under the head and all
+  // cards under it; from, the pile the head leaves; onto, the pile it joins (0 for an empty
+  // column or home); tops, up and next_home, the masks as the move leaves them but for the card
+  // uncovered under the head; same, same_ before the move; empty, how many columns are empty
+  // after it but for the head's own.
+  static inline int replies_with(Card low_card, std::uint64_t under, std::uint64_t from,
+                                 std::uint64_t onto, std::uint64_t tops, std::uint64_t up,
+                                 std::uint64_t next_home, std::uint64_t same, int empty);
+  // A position one move on, read through this one without making the move: its masks and
+  // piles, and which cards moved, so their links can be read as make() would leave them.
+  struct After {
+    std::uint64_t piles[kColumns];
+    std::uint64_t tops, up, next_home, same;
+    int empty;                // how many columns are empty
+    std::uint64_t group = 0;  // the cards that changed column (0: none)
+    std::uint64_t onto = 0;   // the pile they joined, as it was
+    int to = 0;               // its column
+    Card head = kNoCard;      // the group's bottom card and the card now under it
+    Card head_low = kNoCard;
   };
-  // Legal moves of a position with these masks, column_of(c) giving the column of a face-up card.
-  template <class Columns>
-  static int count_with(std::uint64_t tops, std::uint64_t up, std::uint64_t next_home,
-                        std::uint32_t empty, Columns column_of);
-  // Sets the derived fields (masks, locations, keys) from columns, face-down counts, foundations.
-  void set_up();
+  // This position as an After (nothing moved).
+  inline After here() const;
+  // The position after the legal move m.
+  inline After after(const Move& m) const;
+  // count_two_plies() of the position v.
+  inline std::uint64_t count_two_plies_in(const After& v) const;
+  // Columns bottom card first, with how many of each are face down: what deal() and from_text()
+  // build and to_text() writes.
+  struct Layout {
+    Card cards[kColumns][kDeck];  // a text may pile all 52 into one column
+    int len[kColumns];
+    int down[kColumns];
+  };
+  // The columns as a Layout.
+  Layout layout() const;
+  // Sets every field but found_ from a layout (the foundations are set first).
+  void set_up(const Layout& columns);
 #ifndef NDEBUG
   // Debug check that the incremental keys have not drifted from the position.
   void check_keys() const {
@@ -134,20 +203,24 @@ struct Geoffrey {
   }
 #endif
 
-  // Move generation reads only these masks and the location of a few cards: a build onto top
-  // card T is made by T - 1 (same suit) when it is face up in another column.
+  // A column is a pile mask plus, per card, the card right under it and the mask of all cards
+  // under it, so a move rewrites the links of the moving cards only and needs no card order.
+  // Move generation and counting read only the masks (and the columns of the moves' cards): a
+  // build onto top card T is made by T - 1 (same suit) when it is face up in another column,
+  // that is when T - 1 is not in same_.
   std::uint64_t up_ = 0;         // face-up tableau cards
   std::uint64_t tops_ = 0;       // top cards of the non-empty columns
   std::uint64_t next_home_ = 0;  // per suit, the card its foundation takes next
+  std::uint64_t same_ = 0;       // cards c with c + 1 in the same column: pairs() of every pile
   std::uint32_t empty_ = 0;      // bit k: column k is empty
   std::uint64_t hash_ = 0;
   std::uint64_t canonical_ = 0;
-  std::uint8_t col_[kDeck] = {};  // column of a tableau card (stale for cards at home)
-  std::uint8_t idx_[kDeck] = {};  // its index from the bottom
-  std::uint8_t len_[kColumns] = {};
-  std::uint8_t down_[kColumns] = {};  // the bottom down_[k] cards of column k are face down
-  std::uint8_t found_[4] = {};        // top rank per suit, 0 for none
-  Card cards_[kColumns][kDeck] = {};  // bottom first; a text may pile all 52 into one column
+  std::uint64_t piles_[kColumns] = {};  // the cards of each column
+  // The next three are stale for cards at home; they hold again once the card is taken back.
+  std::uint64_t under_[kDeck] = {};  // the cards under a tableau card in its column
+  Card low_[kDeck] = {};             // the card right under it, kNoCard at the bottom
+  std::uint8_t col_[kDeck] = {};     // its column
+  std::uint8_t found_[4] = {};       // top rank per suit, 0 for none
 };
 
 inline int Geoffrey::generate(Move* out) const {
@@ -156,10 +229,9 @@ inline int Geoffrey::generate(Move* out) const {
     const Card c = static_cast<Card>(__builtin_ctzll(b));
     out[n++] = {col_[c], c, kFoundation};
   }
-  // Card T - 1 of the same suit builds on top card T (no card goes onto an Ace).
-  for (std::uint64_t b = ((tops_ & ~kAces) >> 1) & up_; b; b &= b - 1) {
+  for (std::uint64_t b = builds(tops_, up_, same_); b; b &= b - 1) {
     const Card c = static_cast<Card>(__builtin_ctzll(b));
-    if (col_[c] != col_[c + 1]) out[n++] = {col_[c], c, col_[c + 1]};
+    out[n++] = {col_[c], c, col_[c + 1]};
   }
   // A King's own column holds it, so every empty column is another one.
   if (empty_)
@@ -171,104 +243,162 @@ inline int Geoffrey::generate(Move* out) const {
   return n;
 }
 
-template <class Columns>
-int Geoffrey::count_with(std::uint64_t tops, std::uint64_t up, std::uint64_t next_home,
-                         std::uint32_t empty, Columns column_of) {
-  int n = __builtin_popcountll(tops & next_home) +
-          __builtin_popcountll(up & kKings) * __builtin_popcount(empty);
-  for (std::uint64_t b = ((tops & ~kAces) >> 1) & up; b; b &= b - 1) {
-    const Card c = static_cast<Card>(__builtin_ctzll(b));
-    n += column_of(c) != column_of(static_cast<Card>(c + 1));
-  }
-  return n;
+inline int Geoffrey::replies_with(Card low_card, std::uint64_t under, std::uint64_t from,
+                                  std::uint64_t onto, std::uint64_t tops, std::uint64_t up,
+                                  std::uint64_t next_home, std::uint64_t same, int empty) {
+  // The card under the head becomes a top card, turned up if it was not; with none, from empties.
+  const std::uint64_t low = bit_or_none(low_card);
+  tops = (tops | low) & ~onto;
+  up |= low;
+  empty += !low;
+  // The cards under the head stay; the head and the cards above it move.
+  return moves_with(tops, up, next_home, same_after(same, under, onto, from ^ under), empty);
 }
 
-inline int Geoffrey::count_after(const Move& m, int) const {
+inline int Geoffrey::replies(Card h, int s, int t) const {
+  const int empty = __builtin_popcount(empty_);
+  if (t == kFoundation)
+    return replies_with(low_[h], under_[h], piles_[s], 0, tops_ ^ bit(h), up_ ^ bit(h),
+                        next_home_ ^ home_change(h), same_, empty);
+  return replies_with(low_[h], under_[h], piles_[s], piles_[t], tops_, up_, next_home_, same_,
+                      empty - !piles_[t]);
+}
+
+inline Geoffrey::After Geoffrey::here() const {
+  After v;
+  for (int k = 0; k < kColumns; ++k) v.piles[k] = piles_[k];
+  v.tops = tops_;
+  v.up = up_;
+  v.next_home = next_home_;
+  v.same = same_;
+  v.empty = __builtin_popcount(empty_);
+  return v;
+}
+
+inline Geoffrey::After Geoffrey::after(const Move& m) const {
+  After v = here();
   const int s = m.src;
   const Card h = m.card;
-  const int i = idx_[h];
-  std::uint64_t tops = tops_, up = up_, next_home = next_home_;
-  std::uint32_t empty = empty_;
-  // The masks as make() leaves them.
-  if (i) {
-    const Card below = cards_[s][i - 1];
-    tops |= bit(below);
-    if (i == down_[s]) up |= bit(below);
-  } else {
-    empty |= 1u << s;
-  }
+  const Card below = low_[h];
+  const std::uint64_t rest = under_[h];
+  const std::uint64_t group = piles_[s] ^ rest;
+  const std::uint64_t onto = m.dst == kFoundation ? 0 : piles_[m.dst];
+  v.same = same_after(same_, rest, onto, group);
+  v.piles[s] = rest;
   if (m.dst == kFoundation) {
-    up ^= bit(h);
-    tops ^= bit(h);
-    next_home ^= bit(h) | (rank_of(h) < 13 ? bit(h) << 1 : 0);
-    return count_with(tops, up, next_home, empty, ColumnOf{this});
+    // h leaves the tableau, so nothing reads its links.
+    v.up ^= bit(h);
+    v.tops ^= bit(h);
+    v.next_home ^= home_change(h);
+  } else {
+    v.tops &= ~onto;
+    v.empty -= !onto;
+    v.piles[m.dst] = onto | group;
+    v.group = group;
+    v.onto = onto;
+    v.to = m.dst;
+    v.head = h;
+    v.head_low = top(m.dst);
   }
-  const int t = m.dst;
-  if (len_[t]) tops ^= bit(cards_[t][len_[t] - 1]);
-  empty &= ~(1u << t);
-  // h and the cards above it now lie in column t.
-  return count_with(tops, up, next_home, empty, [this, s, i, t](Card c) {
-    return col_[c] == s && idx_[c] >= i ? t : int{col_[c]};
-  });
+  if (below == kNoCard) {
+    ++v.empty;
+  } else {
+    v.tops |= bit(below);
+    v.up |= bit(below);
+  }
+  return v;
+}
+
+inline std::uint64_t Geoffrey::count_two_plies_in(const After& v) const {
+  // Links of a card in v: the moved cards' as make() would leave them.
+  const auto col = [&](Card c) { return v.group >> c & 1 ? v.to : col_[c]; };
+  const auto replies_in = [&](Card c, std::uint64_t onto, std::uint64_t tops, std::uint64_t up,
+                              std::uint64_t next_home, int empty) {
+    const bool moved = v.group >> c & 1;
+    return replies_with(c == v.head ? v.head_low : low_[c],
+                        moved ? (under_[c] & v.group) | v.onto : under_[c], v.piles[col(c)], onto,
+                        tops, up, next_home, v.same, empty);
+  };
+  std::uint64_t total = 0;
+  for (std::uint64_t b = v.tops & v.next_home; b; b &= b - 1) {
+    const Card c = static_cast<Card>(__builtin_ctzll(b));
+    total += static_cast<std::uint64_t>(
+        replies_in(c, 0, v.tops ^ bit(c), v.up ^ bit(c), v.next_home ^ home_change(c), v.empty));
+  }
+  for (std::uint64_t b = builds(v.tops, v.up, v.same); b; b &= b - 1) {
+    const Card c = static_cast<Card>(__builtin_ctzll(b));
+    total += static_cast<std::uint64_t>(
+        replies_in(c, v.piles[col(static_cast<Card>(c + 1))], v.tops, v.up, v.next_home, v.empty));
+  }
+  if (v.empty) {
+    // Every empty column leaves the same position up to column order, so the same count.
+    int kings = 0;
+    for (std::uint64_t b = v.up & kKings; b; b &= b - 1) {
+      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      kings += replies_in(c, 0, v.tops, v.up, v.next_home, v.empty - 1);
+    }
+    total += static_cast<std::uint64_t>(kings) * static_cast<std::uint64_t>(v.empty);
+  }
+  return total;
+}
+
+inline std::uint64_t Geoffrey::count_three_plies() const {
+  Move moves[kMaxMoves];
+  const int n = generate(moves);
+  std::uint64_t total = 0;
+  for (int i = 0; i < n; ++i) total += count_two_plies_in(after(moves[i]));
+  return total;
 }
 
 inline std::uint64_t Geoffrey::canonical_change(const Move& m) const {
   const Card h = m.card;
-  const int i = idx_[h];
-  const Card below = i ? cards_[m.src][i - 1] : kNoCard;
+  const Card below = low_[h];
   std::uint64_t x = canonical_term(h, below);
-  if (m.dst == kFoundation) {
-    x ^= kKeys[kHome + h];
-  } else {
-    const int lt = len_[m.dst];
-    x ^= canonical_term(h, lt ? cards_[m.dst][lt - 1] : kNoCard);
-  }
-  return turns_card(m) ? x ^ kKeys[kDown + below] : x;
+  x ^= m.dst == kFoundation ? kKeys[kHome + h] : canonical_term(h, top(m.dst));
+  return face_down(below) ? x ^ kKeys[kDown + below] : x;
 }
 
 inline Geoffrey::Undo Geoffrey::make(const Move& m) {
-  Undo u{hash_, canonical_, false};
   const int s = m.src;
   const Card h = m.card;
-  const int i = idx_[h];
-  const Card below = i ? cards_[s][i - 1] : kNoCard;
+  const Card below = low_[h];
+  const int t = m.dst;
+  const std::uint64_t onto = t == kFoundation ? 0 : piles_[t];
+  const Undo u{hash_, canonical_, up_, tops_, next_home_, same_, piles_[s], onto, empty_, below};
   canonical_ ^= canonical_change(m);
   hash_ ^= term(h, below, s);
-  if (m.dst == kFoundation) {
+  const std::uint64_t rest = under_[h];
+  const std::uint64_t group = piles_[s] ^ rest;
+  same_ = same_after(same_, rest, onto, group);
+  piles_[s] = rest;
+  if (t == kFoundation) {
     hash_ ^= kKeys[kHome + h];
     up_ ^= bit(h);
     tops_ ^= bit(h);
-    // The suit's next card follows h (none after a King).
-    next_home_ ^= bit(h) | (rank_of(h) < 13 ? bit(h) << 1 : 0);
+    next_home_ ^= home_change(h);
     ++found_[suit_of(h)];
   } else {
-    const int t = m.dst;
-    const int lt = len_[t];
-    const Card onto = lt ? cards_[t][lt - 1] : kNoCard;
-    hash_ ^= term(h, onto, t);
-    if (lt) tops_ ^= bit(onto);
+    const Card onto_top = top(t);
+    hash_ ^= term(h, onto_top, t);
+    tops_ &= ~onto;
     empty_ &= ~(1u << t);
-    const int n = len_[s] - i;
-    for (int k = 0; k < n; ++k) {
-      const Card c = cards_[s][i + k];
-      cards_[t][lt + k] = c;
+    low_[h] = onto_top;
+    for (std::uint64_t b = group; b; b &= b - 1) {
+      const Card c = static_cast<Card>(__builtin_ctzll(b));
       col_[c] = static_cast<std::uint8_t>(t);
-      idx_[c] = static_cast<std::uint8_t>(lt + k);
+      under_[c] = (under_[c] & group) | onto;
     }
-    len_[t] = static_cast<std::uint8_t>(lt + n);
+    piles_[t] = onto | group;
   }
-  len_[s] = static_cast<std::uint8_t>(i);
-  if (i) {
+  if (below == kNoCard) {
+    empty_ |= 1u << s;
+  } else {
     tops_ |= bit(below);
-    // h was face up, so the card under it is face down exactly when it is the last one.
-    if (i == down_[s]) {
-      --down_[s];
+    // h was face up, so the card under it turns up exactly when it is face down.
+    if (!(up_ & bit(below))) {
       up_ |= bit(below);
       hash_ ^= kKeys[kDown + below];
-      u.turned = true;
     }
-  } else {
-    empty_ |= 1u << s;
   }
 #ifndef NDEBUG
   check_keys();
@@ -279,45 +409,28 @@ inline Geoffrey::Undo Geoffrey::make(const Move& m) {
 inline void Geoffrey::unmake(const Move& m, const Undo& u) {
   const int s = m.src;
   const Card h = m.card;
-  const int i = len_[s];
-  if (i) {
-    const Card below = cards_[s][i - 1];
-    tops_ &= ~bit(below);
-    if (u.turned) {
-      ++down_[s];
-      up_ &= ~bit(below);
-    }
-  } else {
-    empty_ &= ~(1u << s);
-  }
   if (m.dst == kFoundation) {
-    cards_[s][i] = h;
-    col_[h] = static_cast<std::uint8_t>(s);
-    idx_[h] = static_cast<std::uint8_t>(i);
-    len_[s] = static_cast<std::uint8_t>(i + 1);
-    up_ |= bit(h);
-    tops_ |= bit(h);
-    next_home_ ^= bit(h) | (rank_of(h) < 13 ? bit(h) << 1 : 0);
+    // h's links and column have not changed while it was home.
     --found_[suit_of(h)];
   } else {
-    const int t = m.dst;
-    const int lt = idx_[h];  // column t's length before the move
-    const int n = len_[t] - lt;
-    for (int k = 0; k < n; ++k) {
-      const Card c = cards_[t][lt + k];
-      cards_[s][i + k] = c;
+    const std::uint64_t rest = piles_[s];
+    const std::uint64_t group = u.from ^ rest;
+    low_[h] = u.below;
+    for (std::uint64_t b = group; b; b &= b - 1) {
+      const Card c = static_cast<Card>(__builtin_ctzll(b));
       col_[c] = static_cast<std::uint8_t>(s);
-      idx_[c] = static_cast<std::uint8_t>(i + k);
+      under_[c] = (under_[c] & group) | rest;
     }
-    len_[s] = static_cast<std::uint8_t>(i + n);
-    len_[t] = static_cast<std::uint8_t>(lt);
-    if (lt)
-      tops_ |= bit(cards_[t][lt - 1]);
-    else
-      empty_ |= 1u << t;
+    piles_[m.dst] = u.onto;
   }
+  piles_[s] = u.from;
   hash_ = u.hash;
   canonical_ = u.canonical;
+  up_ = u.up;
+  tops_ = u.tops;
+  next_home_ = u.next_home;
+  same_ = u.same;
+  empty_ = u.empty;
 #ifndef NDEBUG
   check_keys();
 #endif

@@ -23,9 +23,12 @@ struct Interrupt {
   std::uint32_t countdown = kInterval;
   Clock::time_point next_poll = Clock::now() + kPollPeriod;
 
-  // Counts one node; throws Interrupted when poll() asks to stop.
-  void tick() {
-    if (--countdown) return;
+  // Counts nodes (one by default); throws Interrupted when poll() asks to stop.
+  void tick(std::uint32_t nodes = 1) {
+    if (countdown > nodes) {
+      countdown -= nodes;
+      return;
+    }
     countdown = kInterval;
     const Clock::time_point now = Clock::now();
     if (now < next_poll) return;
@@ -74,17 +77,56 @@ std::uint64_t count_two_plies(G& g) {
   }
 }
 
+// Whether G has a perft(g, 3) of its own: a member count_three_plies().
+template <class G, class = void>
+struct HasCountThreePlies : std::false_type {};
+template <class G>
+struct HasCountThreePlies<G, std::void_t<decltype(std::declval<const G&>().count_three_plies())>>
+    : std::true_type {};
+
+// count_two_plies(g), checked in debug builds against count_after() per move.
+template <class G>
+std::uint64_t count_two_plies_checked(G& g) {
+  const std::uint64_t total = count_two_plies(g);
+  assert(total == count_two_plies_by_moves(g));
+  return total;
+}
+
+// perft(g, 3) by making each legal move and counting two plies after it; interrupt (may be
+// null) is ticked once per move.
+template <class G>
+std::uint64_t count_three_plies_by_moves(G& g, Interrupt* interrupt) {
+  typename G::Move moves[G::kMaxMoves];
+  const int n = g.generate(moves);
+  if (interrupt) interrupt->tick(static_cast<std::uint32_t>(n));
+  std::uint64_t total = 0;
+  for (int i = 0; i < n; ++i) {
+    const typename G::Undo undo = g.make(moves[i]);
+    total += count_two_plies_checked(g);
+    g.unmake(moves[i], undo);
+  }
+  return total;
+}
+
 // Number of legal move sequences of length depth from g (rules.md "Perft"); g is restored.
-// bulk: count the last two plies without making their moves (count_moves(), count_after()).
+// bulk: count the last two plies without making their moves (count_moves(), count_two_plies()),
+// and the game's count_three_plies() when it has one.
 template <class G>
 std::uint64_t perft(G& g, int depth, bool bulk, Interrupt& interrupt) {
   if (depth == 0) return 1;
   interrupt.tick();
   if (bulk && depth == 1) return static_cast<std::uint64_t>(g.count_moves());
-  if (bulk && depth == 2) {
-    const std::uint64_t total = count_two_plies(g);
-    assert(total == count_two_plies_by_moves(g));
-    return total;
+  if (bulk && depth == 2) return count_two_plies_checked(g);
+  // Most nodes are one ply above the bulk count, so they count their children without a call
+  // per child: the game's count_three_plies() makes no move at all.
+  if (bulk && depth == 3) {
+    if constexpr (HasCountThreePlies<G>::value) {
+      const std::uint64_t total = g.count_three_plies();
+      assert(total == count_three_plies_by_moves(g, nullptr));
+      return total;
+    } else {
+      return count_three_plies_by_moves(g, &interrupt);
+    }
   }
   typename G::Move moves[G::kMaxMoves];
   const int n = g.generate(moves);
