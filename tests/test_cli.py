@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Dict, List
 
 import pytest
@@ -213,3 +214,28 @@ def test_a_closed_stdout_is_a_clear_error() -> None:
     child = subprocess.run([sys.executable, "-m", "patience_engine.cli", "deal", "germaine", "1"],
                            stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1), timeout=60)
     assert (child.returncode, child.stderr) == (2, "patience: error: standard output is closed\n")
+
+
+def test_perft_times_a_quick_call_by_the_fastest_of_its_repeats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call under 0.01 s is repeated for 0.05 s and the fastest shown; a slower one runs once."""
+    from patience_engine import cli
+
+    calls: List[int] = []
+    durations = iter([0.004, 0.002, 0.003] + [0.004] * 20)
+    clock = [0.0]
+
+    def fake_perft(state: object, depth: int) -> int:
+        calls.append(depth)
+        clock[0] += next(durations)
+        return 7
+
+    monkeypatch.setitem(cli.IMPLEMENTATIONS, "cpp", (cli.IMPLEMENTATIONS["cpp"][0], fake_perft))
+    monkeypatch.setattr(cli, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    count, seconds = cli._timed_perft("cpp", None, 2, "cpp depth 2", split=False)
+    # 0.004 + 0.002 + 0.003 + 0.004 * 11 passes 0.05 s at the 14th call.
+    assert (count, len(calls), seconds) == (7, 14, pytest.approx(0.002))
+
+    calls.clear()
+    durations = iter([0.02])
+    count, seconds = cli._timed_perft("cpp", None, 2, "cpp depth 2", split=False)
+    assert (count, len(calls), seconds) == (7, 1, pytest.approx(0.02))
