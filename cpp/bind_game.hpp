@@ -105,13 +105,18 @@ auto run_interruptible(F&& fn) {
   }
 }
 
-// The UTF-8 of a text argument (only a str gets here); text that has no UTF-8 form (a lone
-// surrogate) raises UnicodeEncodeError, a ValueError.
+// The UTF-8 of a text argument (only a str gets here). A lone surrogate, which has no UTF-8
+// form, is written as its three bytes all the same ("surrogatepass"): it is no card or number,
+// so parsing refuses it with the reference's message, and quote() shows it escaped.
 inline std::string utf8(const py::str& text) {
   Py_ssize_t size = 0;
-  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
-  if (!data) throw py::error_already_set();
-  return std::string(data, static_cast<std::size_t>(size));
+  if (const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size))
+    return std::string(data, static_cast<std::size_t>(size));
+  PyErr_Clear();
+  const py::bytes bytes = py::reinterpret_steal<py::bytes>(
+      PyUnicode_AsEncodedString(text.ptr(), "utf-8", "surrogatepass"));
+  if (!bytes) throw py::error_already_set();
+  return std::string(bytes);
 }
 
 // The __name__ of o's type, for error messages.

@@ -107,13 +107,14 @@ SHOWN_CHARS = 40
 """Characters of input text an error message shows; the rest becomes ``...``."""
 
 _ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# Characters that show as nothing or as a space, and the C1 controls: escaped in messages so that
-# a byte-order mark or a no-break space can be seen (the C++ engine's kInvisible holds the same), as inclusive ranges.
+# Characters that show as nothing or as a space, the C1 controls and lone surrogates (which no output
+# encoding takes): escaped in messages so that a byte-order mark or a no-break space can be seen and
+# every message can be printed (the C++ engine's kInvisible holds the same), as inclusive ranges.
 _INVISIBLE_RANGES = [
     (0x80, 0xA0), (0xAD, 0xAD), (0x34F, 0x34F), (0x600, 0x605), (0x61C, 0x61C), (0x115F, 0x1160), (0x1680, 0x1680),
     (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2000, 0x200F), (0x2028, 0x202F), (0x205F, 0x206F), (0x3000, 0x3000),
-    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB), (0x1D173, 0x1D17A),
-    (0xE0000, 0xE0FFF),
+    (0x3164, 0x3164), (0xD800, 0xDFFF), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
 ]
 
 
