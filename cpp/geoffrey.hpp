@@ -79,9 +79,9 @@ struct Geoffrey {
   // Whether the legal move m turns up the face-down card it uncovers.
   bool turns_card(const Move& m) const { return face_down(low_[m.card]); }
   // Plays a legal move; the Undo takes it back.
-  [[gnu::always_inline]] inline Undo make(const Move& m);
+  inline Undo make(const Move& m);
   // Takes back m, the last move made, with the Undo make() returned.
-  [[gnu::always_inline]] inline void unmake(const Move& m, const Undo& u);
+  inline void unmake(const Move& m, const Undo& u);
 
   // Zobrist key of the exact position, kept incrementally.
   std::uint64_t hash() const { return hash_; }
