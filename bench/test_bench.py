@@ -78,6 +78,8 @@ SOLVER_TABLE_BYTES = 1 << 24
 
 # Rounds per benchmark: enough for a stable minimum without long runs.
 CPP_ROUNDS = 5
+# C++ walks the reference's positions in a millisecond or less: more rounds for a steady minimum.
+CPP_ON_REFERENCE_POSITIONS_ROUNDS = 50
 REFERENCE_ROUNDS = 3
 PYTHON_LOOP_OVER_CPP_ROUNDS = 20
 SOLVER_ROUNDS = 3
@@ -155,6 +157,13 @@ def test_cpp_make_unmake(benchmark: Any, game: str, deal: int, depth: int, leave
 def test_reference_perft(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
     state = reference.GAMES[game].deal(deal)
     run(benchmark, lambda: reference.perft(state, depth), leaves, REFERENCE_ROUNDS)
+
+
+@pytest.mark.parametrize("game, deal, depth, leaves", REFERENCE_PERFT, ids=_ids(REFERENCE_PERFT))
+def test_cpp_perft_on_reference_positions(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
+    """C++ bulk perft where test_reference_perft runs: the two minima's ratio is C++ / reference."""
+    state = patience_engine.GAMES[game].deal(deal)
+    run(benchmark, lambda: patience_engine.perft(state, depth), leaves, CPP_ON_REFERENCE_POSITIONS_ROUNDS)
 
 
 @pytest.mark.parametrize("game, deal, depth, leaves", PYTHON_LOOP, ids=_ids(PYTHON_LOOP))
