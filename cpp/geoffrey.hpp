@@ -67,8 +67,11 @@ struct Geoffrey {
   int count_moves() const { return moves_with(tops_, up_, next_home_, same_, __builtin_popcount(empty_)); }
   // Number of legal moves after the legal move m, without making it (perft's last two plies);
   // the second argument (count_moves() here) is not needed.
-  int count_after(const Move& m, int) const { return replies(m.card, m.src, m.dst); }
-  // perft(*this, 2) without listing or making a move: replies() summed over the legal moves,
+  int count_after(const Move& m, int) const {
+    const After v = after(m);
+    return moves_with(v.tops, v.up, v.next_home, v.same, v.empty);
+  }
+  // perft(*this, 2) without listing or making a move: count_after() summed over the legal moves,
   // enumerated as generate() does.
   std::uint64_t count_two_plies() const { return count_two_plies_in(here()); }
   // perft(*this, 3): count_two_plies() of the position after each legal move, read through this
@@ -155,14 +158,11 @@ struct Geoffrey {
     return __builtin_popcountll(tops & next_home) + __builtin_popcountll(builds(tops, up, same)) +
            __builtin_popcountll(up & kKings) * empty;
   }
-  // Legal moves after moving h, with the cards above it, from column s to t (or kFoundation);
-  // the move must be legal. Nothing is made: the masks are worked out as make() would leave them.
-  inline int replies(Card h, int s, int t) const;
-  // replies() from the move's parts: low_card and under, the card right under the head and all
-  // cards under it; from, the pile the head leaves; onto, the pile it joins (0 for an empty
-  // column or home); tops, up and next_home, the masks as the move leaves them but for the card
-  // uncovered under the head; same, same_ before the move; empty, how many columns are empty
-  // after it but for the head's own.
+  // count_after() of a move from its parts (count_two_plies_in() reads them through an After):
+  // low_card and under, the card right under the head and all cards under it; from, the pile the
+  // head leaves; onto, the pile it joins (0 for an empty column or home); tops, up and next_home,
+  // the masks as the move leaves them but for the card uncovered under the head; same, same_
+  // before the move; empty, how many columns are empty after it but for the head's own.
   static inline int replies_with(Card low_card, std::uint64_t under, std::uint64_t from,
                                  std::uint64_t onto, std::uint64_t tops, std::uint64_t up,
                                  std::uint64_t next_home, std::uint64_t same, int empty);
@@ -180,8 +180,14 @@ struct Geoffrey {
   };
   // This position as an After (nothing moved).
   inline After here() const;
-  // The position after the legal move m.
+  // The position after the legal move m: the masks and piles make() leaves.
   inline After after(const Move& m) const;
+  // Links of card c in v: the moved cards' as make() leaves them.
+  int col_in(const After& v, Card c) const { return v.group >> c & 1 ? v.to : col_[c]; }
+  std::uint64_t under_in(const After& v, Card c) const {
+    return v.group >> c & 1 ? (under_[c] & v.group) | v.onto : under_[c];
+  }
+  Card low_in(const After& v, Card c) const { return c == v.head ? v.head_low : low_[c]; }
   // count_two_plies() of the position v.
   inline std::uint64_t count_two_plies_in(const After& v) const;
   // Columns bottom card first, with how many of each are face down: what deal() and from_text()
@@ -255,15 +261,6 @@ inline int Geoffrey::replies_with(Card low_card, std::uint64_t under, std::uint6
   return moves_with(tops, up, next_home, same_after(same, under, onto, from ^ under), empty);
 }
 
-inline int Geoffrey::replies(Card h, int s, int t) const {
-  const int empty = __builtin_popcount(empty_);
-  if (t == kFoundation)
-    return replies_with(low_[h], under_[h], piles_[s], 0, tops_ ^ bit(h), up_ ^ bit(h),
-                        next_home_ ^ home_change(h), same_, empty);
-  return replies_with(low_[h], under_[h], piles_[s], piles_[t], tops_, up_, next_home_, same_,
-                      empty - !piles_[t]);
-}
-
 inline Geoffrey::After Geoffrey::here() const {
   After v;
   for (int k = 0; k < kColumns; ++k) v.piles[k] = piles_[k];
@@ -310,14 +307,10 @@ inline Geoffrey::After Geoffrey::after(const Move& m) const {
 }
 
 inline std::uint64_t Geoffrey::count_two_plies_in(const After& v) const {
-  // Links of a card in v: the moved cards' as make() would leave them.
-  const auto col = [&](Card c) { return v.group >> c & 1 ? v.to : col_[c]; };
   const auto replies_in = [&](Card c, std::uint64_t onto, std::uint64_t tops, std::uint64_t up,
                               std::uint64_t next_home, int empty) {
-    const bool moved = v.group >> c & 1;
-    return replies_with(c == v.head ? v.head_low : low_[c],
-                        moved ? (under_[c] & v.group) | v.onto : under_[c], v.piles[col(c)], onto,
-                        tops, up, next_home, v.same, empty);
+    return replies_with(low_in(v, c), under_in(v, c), v.piles[col_in(v, c)], onto, tops, up, next_home,
+                        v.same, empty);
   };
   std::uint64_t total = 0;
   for (std::uint64_t b = v.tops & v.next_home; b; b &= b - 1) {
@@ -328,7 +321,7 @@ inline std::uint64_t Geoffrey::count_two_plies_in(const After& v) const {
   for (std::uint64_t b = builds(v.tops, v.up, v.same); b; b &= b - 1) {
     const Card c = static_cast<Card>(__builtin_ctzll(b));
     total += static_cast<std::uint64_t>(
-        replies_in(c, v.piles[col(static_cast<Card>(c + 1))], v.tops, v.up, v.next_home, v.empty));
+        replies_in(c, v.piles[col_in(v, static_cast<Card>(c + 1))], v.tops, v.up, v.next_home, v.empty));
   }
   if (v.empty) {
     // Every empty column leaves the same position up to column order, so the same count.
@@ -358,6 +351,8 @@ inline std::uint64_t Geoffrey::canonical_change(const Move& m) const {
   return face_down(below) ? x ^ kKeys[kDown + below] : x;
 }
 
+// The masks and piles after() works out, updated in place here: building an After in make()
+// slowed the make/unmake walk by 16%.
 inline Geoffrey::Undo Geoffrey::make(const Move& m) {
   const int s = m.src;
   const Card h = m.card;
