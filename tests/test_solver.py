@@ -238,6 +238,15 @@ def test_germaine_full_deal_one_card_finish_replays() -> None:
     assert end.is_won and end.score == 58
 
 
+def test_germaine_narrowed_pass_finds_a_one_card_finish() -> None:
+    # Deal 9: the pass over the first 5 moves of every position finds a finish (a 2 left) within
+    # its 150,000 nodes; the search over every move alone found none in 10^7 nodes.
+    solution = solve(patience_engine.Germaine.deal(9), node_limit=1_000_000)
+    assert solution.status == "won" and not solution.proven and solution.score == 54
+    end = replay("germaine", 9, solution)
+    assert end.is_won and end.score == 54
+
+
 def test_same_position_and_limit_give_the_same_search() -> None:
     for game in patience_engine.GAMES:
         runs = [solve(patience_engine.GAMES[game].deal(11), node_limit=20_000) for _ in range(2)]

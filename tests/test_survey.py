@@ -227,21 +227,21 @@ def _running(pids: Set[int]) -> Set[int]:
 
 @contextlib.contextmanager
 def _slow_survey(tmp_path: Path) -> Iterator[Tuple["subprocess.Popen[bytes]", Set[int]]]:
-    """A three-worker Germaine survey of deals 14-16, once deal 15 is in its database, and its processes.
+    """A three-worker Germaine survey of deals 712-714, once deal 713 is in its database, and its processes.
 
-    Deal 15 is won in about 7,500 nodes; 14 and 16 would run for minutes at this node limit: two
+    Deal 713 is won in about 2,000 nodes; 712 and 714 would run for minutes at this node limit: two
     workers are in the middle of a deal, one waits for work. The survey has its own process group,
     which is killed after.
     """
     with open(tmp_path / "stderr.txt", "wb") as stderr:
-        child = subprocess.Popen(survey_cli("germaine", "--deals", "14-16", "--jobs", "3", "--node-limit",
+        child = subprocess.Popen(survey_cli("germaine", "--deals", "712-714", "--jobs", "3", "--node-limit",
                                             str(10**9), "--db", str(tmp_path / "s.sqlite")),
                                  stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True,
                                  preexec_fn=child_defaults)
     try:
         deadline = time.monotonic() + 30
         while row_count(tmp_path / "s.sqlite") < 1:
-            assert child.poll() is None and time.monotonic() < deadline, "deal 15 must be solved first"
+            assert child.poll() is None and time.monotonic() < deadline, "deal 713 must be solved first"
             time.sleep(0.01)
         processes = _descendants(child.pid)
         assert len(processes) >= 3, "three workers (and a fork server, a resource tracker)"
@@ -274,7 +274,7 @@ def test_ctrl_c_ends_a_multi_worker_survey_at_once(tmp_path: Path, group: bool) 
     stderr = (tmp_path / "stderr.txt").read_text()
     assert (code, seconds < 1) == (130, True), f"exit {code} after {seconds:.2f} s"
     assert stderr.endswith("interrupted\n") and "Traceback" not in stderr
-    assert [row.deal for row in survey.read_rows(str(tmp_path / "s.sqlite"))] == [15]
+    assert [row.deal for row in survey.read_rows(str(tmp_path / "s.sqlite"))] == [713]
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the worker processes in /proc")
@@ -283,7 +283,7 @@ def test_kill_9_of_a_survey_ends_its_workers(tmp_path: Path) -> None:
         child.kill()
         child.wait()
         _wait_until_gone(processes)
-    assert [row.deal for row in survey.read_rows(str(tmp_path / "s.sqlite"))] == [15]
+    assert [row.deal for row in survey.read_rows(str(tmp_path / "s.sqlite"))] == [713]
 
 
 def test_mismatched_limits_are_kept_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

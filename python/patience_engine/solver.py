@@ -79,9 +79,11 @@ def solve(
     stretches between two cards can be cleared), one node per move of the
     winning line. Germaine's search is the same complete maximiser, in two
     parts: first a hunt for a one-card finish alone (every line that can no
-    longer end with one card is cut), with three quarters of the limits; then,
-    unless the hunt ran to the end, the search for the best score with the
-    rest. "lost" is a proof that no line leaves one card (``proven`` then
+    longer end with one card is cut), to 7/8 of the limits, opened under a
+    limit by five passes that search only the first 2 .. 6 moves of every
+    position (3/20 of the limits each, until one finds a finish; no verdict
+    rests on them); then, unless the hunt ran to the end, the search for the
+    best score with the rest. "lost" is a proof that no line leaves one card (``proven`` then
     says whether the score is the best too). Moves that leave the most cards
     with a near-ranked card within three steps are tried first. On full
     deals it finds a one-card finish for some within a million nodes, and can
