@@ -72,8 +72,9 @@ struct SolveResult {
 // compared, so only two positions with the same 64-bit key (a Zobrist collision, odds about 2^-64
 // per probe) could share a bound: that is the only way a stored bound could be wrong, and so the
 // only risk to a "lost" verdict. Pass 0 is the search of every move, whose bounds are the game's;
-// a narrowed pass (Solver::run) bounds only the lines it searches, so its entries serve that pass
-// alone and count as empty slots for any other.
+// a narrowed pass (Solver::hunt) bounds only the lines it searches (up to ties in the move order
+// of mirror images, which share a key), so its entries serve that pass alone and count as empty
+// slots for any other.
 class TransTable {
  public:
   // A table of table_bytes rounded down to whole 64-byte clusters (less than one: no table).
@@ -175,7 +176,7 @@ class Solver {
     clock_.ctx = this;
     timed_ = opt.time_limit > 0;
     start_ = Clock::now();
-    // Capped at 1e9 s (about 31 years): a span of ~3e9 s or more overflows the clock's 64-bit
+    // Capped at 1e9 s (about 31 years): a span past about 9e9 s overflows the clock's 64-bit
     // nanoseconds and would end the search at once (run_phase() divides before it multiplies).
     if (timed_)
       deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
@@ -249,10 +250,12 @@ class Solver {
 
   // Searches from the root until the share num / den of the solve's node and time limits, counted
   // from its start, is spent (no node limit stays none); true when it ran to the end (or reached
-  // the target), false when a limit stopped it.
+  // the target), false when a limit stopped it. A share whose time is already up is skipped: the
+  // clock is read only every kPollPeriod, so each phase would otherwise run that long.
   bool run_phase(std::uint64_t num, std::uint64_t den) {
     limit_ = node_limit_ == kNoLimit ? kNoLimit : std::max(nodes_, node_limit_ / den * num + node_limit_ % den * num / den);
     phase_deadline_ = start_ + (deadline_ - start_) / static_cast<std::int64_t>(den) * static_cast<std::int64_t>(num);
+    if (timed_ && Clock::now() >= phase_deadline_) return false;
     return search_to_end();
   }
 
@@ -644,7 +647,7 @@ struct SolverRules<Germaine> {
   // Highest score: a King left alone.
   static constexpr int kPerfect = kDeck - 1 + 13;
   static constexpr int kRanks = germaine_detail::kRanks;
-  // Moves per position in the hunt's narrowed passes (Solver::run), one pass each. On deals 1-80
+  // Moves per position in the hunt's narrowed passes (Solver::hunt), one pass each. On deals 1-80
   // under 10^6 nodes they found 16 one-card finishes where the search of every move alone found
   // 4; in trials, ten passes of breadths 2-11 with a third of the nodes each found fewer.
   static constexpr int kBreadths[] = {2, 3, 4, 5, 6};

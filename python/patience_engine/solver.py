@@ -81,19 +81,20 @@ def solve(
     parts: first a hunt for a one-card finish alone (every line that can no
     longer end with one card is cut), to 7/8 of the limits, opened under a
     limit by five passes that search only the first 2 .. 6 moves of every
-    position (3/20 of the limits each, until one finds a finish; no verdict
-    rests on them); then, unless the hunt ran to the end, the search for the
-    best score with the rest. "lost" is a proof that no line leaves one card (``proven`` then
-    says whether the score is the best too). Moves that leave the most cards
-    with a near-ranked card within three steps are tried first. On full
-    deals it finds a one-card finish for some within a million nodes, and can
-    prove neither a loss nor that a finish is the best: expect ``"won"`` or
+    position (3/20 of the limits each, counted from the start, until one
+    finds a finish; no verdict rests on them); then, unless the hunt ran to the end, the search for the
+    best score with the rest. "lost" is a proof that no line leaves one card
+    (``proven`` then says whether the score is the best too). Moves that
+    leave the most cards with a near-ranked card within three steps are tried
+    first. On full deals it finds a one-card finish for about one in five
+    within a million nodes (190 of deals 1-1000), and can prove neither a
+    loss nor that a finish is the best: expect ``"won"`` or
     ``"unknown"`` there, never a ``"lost"`` short of an exhaustive search.
 
-    ``node_limit``: positions expanded at most (int >= 1, or None for no limit;
-    past 2**64-1 it is 2**64-1). ``time_limit``: seconds (float > 0, or None;
-    past 10**9, about 31 years, it is 10**9); checked about every 50 ms,
-    so the search may run a little past it. Either limit gives status
+    ``node_limit``: positions expanded at most (int >= 1, or None for no
+    limit; 2**64-1 and past it count as no limit). ``time_limit``: seconds
+    (float > 0, or None; past 10**9, about 31 years, it is 10**9); checked
+    about every 50 ms, so the search may run up to that much past it. Either limit gives status
     ``"unknown"`` (or a Germaine win not proven best). Runs with the GIL released;
     Ctrl-C raises ``KeyboardInterrupt`` within about a second; its ``solution``
     attribute holds what the search had found (a ``Solution``, status
