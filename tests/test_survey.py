@@ -396,6 +396,7 @@ def test_report_numbers_on_a_hand_made_database(tmp_path: Path, capsys: pytest.C
     assert "Germaine 2-Move: engine 9.9, node limit 1,000, table 4,096 bytes" in out
     assert "deals 12  won 8  lost 2  unknown 2" in out
     assert "winnability 80.00% (95% Wilson interval 49.02% - 94.33%) over 10 resolved deals" in out
+    assert "won over all 12 deals: 66.67% (unknown as lost) - 83.33% (unknown as won)" in out  # 8/12, 10/12
     assert "median 65  99th percentile 119" in out
     assert "10 of 12 proven best): 40: 1, 45: 1, 50: 2, 60: 3, 61: 2, 62: 1, 63: 1, 64: 1" in out
 

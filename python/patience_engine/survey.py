@@ -553,6 +553,11 @@ def format_report(summaries: Sequence[Summary], titles: Dict[str, str]) -> str:
                          f"{100 * s.interval[0]:.2f}% - {100 * s.interval[1]:.2f}%) over {s.won + s.lost:,} resolved deals")
         else:
             lines.append("  winnability - (no resolved deal)")
+        if s.unknown:
+            # The unknown deals are the hard ones, not a random sample: the rate over resolved deals
+            # can be far off, while these bounds over the deals surveyed are certain.
+            lines.append(f"  won over all {s.deals:,} deals: {100 * s.won / s.deals:.2f}% (unknown as lost) - "
+                         f"{100 * (s.won + s.unknown) / s.deals:.2f}% (unknown as won)")
         lines.append(f"  nodes    median {s.nodes_median:,.0f}  99th percentile {s.nodes_p99:,.0f}")
         lines.append(f"  seconds  median {s.seconds_median:.4f}  99th percentile {s.seconds_p99:.4f}")
         if s.game == "germaine":
