@@ -250,12 +250,14 @@ class Solver {
 
   // Searches from the root until the share num / den of the solve's node and time limits, counted
   // from its start, is spent (no node limit stays none); true when it ran to the end (or reached
-  // the target), false when a limit stopped it. A share whose time is already up is skipped: the
-  // clock is read only every kPollPeriod, so each phase would otherwise run that long.
+  // the target), false when a limit stopped it. A share short of the whole whose time is already
+  // up is skipped: the clock is read only every kPollPeriod, so it would run that long. The last
+  // search always starts, so a limit however short still settles a search that ends before the
+  // first clock read.
   bool run_phase(std::uint64_t num, std::uint64_t den) {
     limit_ = node_limit_ == kNoLimit ? kNoLimit : std::max(nodes_, node_limit_ / den * num + node_limit_ % den * num / den);
     phase_deadline_ = start_ + (deadline_ - start_) / static_cast<std::int64_t>(den) * static_cast<std::int64_t>(num);
-    if (timed_ && Clock::now() >= phase_deadline_) return false;
+    if (timed_ && num < den && Clock::now() >= phase_deadline_) return false;
     return search_to_end();
   }
 

@@ -94,7 +94,8 @@ def solve(
     ``node_limit``: positions expanded at most (int >= 1, or None for no
     limit; 2**64-1 and past it count as no limit). ``time_limit``: seconds
     (float > 0, or None; past 10**9, about 31 years, it is 10**9); checked
-    about every 50 ms, so the search may run up to that much past it. Either limit gives status
+    about every 50 ms, so the search may run that much past it (a Germaine
+    hunt about twice that). Either limit gives status
     ``"unknown"`` (or a Germaine win not proven best). Runs with the GIL released;
     Ctrl-C raises ``KeyboardInterrupt`` within about a second; its ``solution``
     attribute holds what the search had found (a ``Solution``, status
