@@ -60,29 +60,28 @@ std::uint64_t count_two_plies_by_moves(G& g) {
   return total;
 }
 
-// Whether G has a faster perft(g, 2) of its own: a member count_two_plies().
-template <class G, class = void>
-struct HasCountTwoPlies : std::false_type {};
+// Whether Op<G> is a valid type (the detection idiom): which optional members a game has.
+template <class G, template <class> class Op, class = void>
+struct Has : std::false_type {};
+template <class G, template <class> class Op>
+struct Has<G, Op, std::void_t<Op<G>>> : std::true_type {};
+
+// A faster perft(g, 2) of the game's own.
 template <class G>
-struct HasCountTwoPlies<G, std::void_t<decltype(std::declval<const G&>().count_two_plies())>>
-    : std::true_type {};
+using CountTwoPlies = decltype(std::declval<const G&>().count_two_plies());
+// A perft(g, 3) of the game's own.
+template <class G>
+using CountThreePlies = decltype(std::declval<const G&>().count_three_plies());
 
 // perft(g, 2): the game's own count_two_plies() when it has one, else count_after() per move.
 template <class G>
 std::uint64_t count_two_plies(G& g) {
-  if constexpr (HasCountTwoPlies<G>::value) {
+  if constexpr (Has<G, CountTwoPlies>::value) {
     return g.count_two_plies();
   } else {
     return count_two_plies_by_moves(g);
   }
 }
-
-// Whether G has a perft(g, 3) of its own: a member count_three_plies().
-template <class G, class = void>
-struct HasCountThreePlies : std::false_type {};
-template <class G>
-struct HasCountThreePlies<G, std::void_t<decltype(std::declval<const G&>().count_three_plies())>>
-    : std::true_type {};
 
 // count_two_plies(g), checked in debug builds against count_after() per move.
 template <class G>
@@ -120,7 +119,7 @@ std::uint64_t perft(G& g, int depth, bool bulk, Interrupt& interrupt) {
   // Most nodes are one ply above the bulk count, so they count their children without a call
   // per child: the game's count_three_plies() makes no move at all.
   if (bulk && depth == 3) {
-    if constexpr (HasCountThreePlies<G>::value) {
+    if constexpr (Has<G, CountThreePlies>::value) {
       const std::uint64_t total = g.count_three_plies();
       assert(total == count_three_plies_by_moves(g, nullptr));
       return total;

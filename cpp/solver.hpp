@@ -71,10 +71,10 @@ struct SolveResult {
 // upper bound on the position's value and the search pass that stored it. The full key is
 // compared, so only two positions with the same 64-bit key (a Zobrist collision, odds about 2^-64
 // per probe) could share a bound: that is the only way a stored bound could be wrong, and so the
-// only risk to a "lost" verdict. Pass 0 is the search of every move, whose bounds are the game's;
-// a narrowed pass (Solver::hunt) bounds only the lines it searches (up to ties in the move order
-// of mirror images, which share a key), so its entries serve that pass alone and count as empty
-// slots for any other.
+// only risk to a "lost" verdict. A pass is named by its breadth (Solver::breadth_): pass 0 is the
+// search of every move, whose bounds are the game's; a narrowed pass (Solver::hunt) bounds only
+// the lines it searches (up to ties in the move order of mirror images, which share a key), so
+// its entries serve that pass alone and count as empty slots for any other.
 class TransTable {
  public:
   // A table of table_bytes rounded down to whole 64-byte clusters (less than one: no table).
@@ -233,13 +233,13 @@ class Solver {
     static_assert(std::size(Rules::kBreadths) * 3 <= 15, "the passes take at most 3/4 of the limits");
     floor_ = Rules::kWinValue - 1;
     if (node_limit_ != kNoLimit || timed_) {
+      std::uint64_t share = 0;
       for (const int breadth : Rules::kBreadths) {
         if (best_ >= Rules::kWinValue) break;
-        breadth_ = breadth;
-        ++pass_;
-        run_phase(3 * pass_, 20);
+        breadth_ = static_cast<std::uint8_t>(breadth);
+        run_phase(share += 3, 20);
       }
-      breadth_ = pass_ = 0;
+      breadth_ = 0;
     }
     if (run_phase(7, 8)) {
       no_win = best_ < Rules::kWinValue;
@@ -305,7 +305,7 @@ class Solver {
     const int bound = Rules::bound(rules_, g_, pruning_);
     if (bound <= cut) return bound;
     const std::uint64_t key = g_.canonical_hash();
-    const int stored = table_.probe(key, pass_);
+    const int stored = table_.probe(key, breadth_);
     if (stored >= 0 && stored <= cut) return stored;
     if (nodes_ == limit_) {
       stopped_ = true;
@@ -316,7 +316,7 @@ class Solver {
     Move moves[G::kMaxMoves];
     int n = rules_.order(g_, moves, pruning_);
     if (n == 0) return reach(ply, Rules::value(g_));
-    if (breadth_) n = std::min(n, breadth_);
+    if (breadth_) n = std::min<int>(n, breadth_);
     // Most children are answered by the table: fetch their entries together, not one miss each.
     for (int i = 0; i < n; ++i) table_.prefetch(g_.child_canonical_hash(moves[i]));
     const std::uint64_t start = nodes_;
@@ -330,7 +330,7 @@ class Solver {
       if (stopped_ || best_ >= target_) return bound;
     }
     upper = std::min(upper, bound);
-    table_.store(key, upper, nodes_ - start + 1, pass_);
+    table_.store(key, upper, nodes_ - start + 1, breadth_);
     return upper;
   }
 
@@ -349,8 +349,8 @@ class Solver {
   const std::uint64_t node_limit_;
   std::uint64_t limit_ = 0;  // node limit of the search under way
   int floor_ = -1;           // values up to floor_ are cut: kWinValue - 1 while hunting a win
-  int breadth_ = 0;          // moves searched per position in a narrowed pass; 0: all
-  std::uint8_t pass_ = 0;    // table tag of the search under way: 0 over every move
+  // Moves searched per position in a narrowed pass, 0: all; also the table tag of the search.
+  std::uint8_t breadth_ = 0;
   const bool pruning_;
   bool stopped_ = false;
   std::uint64_t nodes_ = 0;
