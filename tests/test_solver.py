@@ -231,29 +231,31 @@ def test_germaine_deal_line_replays_to_its_score() -> None:
 
 
 def test_germaine_full_deal_one_card_finish_replays() -> None:
-    # Deal 96: the move order finds a one-card finish (a 6 left) just inside 10^6 nodes.
+    # Deal 96: the move order finds a perfect finish (a King left) within 10,000 nodes, and
+    # nothing scores more, so the search ends there, proven.
     solution = solve(patience_engine.Germaine.deal(96), node_limit=1_000_000)
-    assert solution.status == "won" and not solution.proven and solution.score == 58
+    assert solution.status == "won" and solution.proven and solution.score == 64
+    assert solution.nodes < 10_000
     end = replay("germaine", 96, solution)
-    assert end.is_won and end.score == 58
+    assert end.is_won and end.score == 64
 
 
 def test_germaine_narrowed_pass_finds_a_one_card_finish() -> None:
-    # Deal 9: the pass over the first 5 moves of every position finds a finish (a 3 left) within
+    # Deal 3: the pass over the first 2 moves of every position finds a finish (a 5 left) within
     # its 150,000 nodes; the search over every move alone found none in 10^7 nodes.
-    solution = solve(patience_engine.Germaine.deal(9), node_limit=1_000_000)
-    assert solution.status == "won" and not solution.proven and solution.score == 54
-    end = replay("germaine", 9, solution)
-    assert end.is_won and end.score == 54
+    solution = solve(patience_engine.Germaine.deal(3), node_limit=1_000_000)
+    assert solution.status == "won" and not solution.proven and solution.score == 56
+    end = replay("germaine", 3, solution)
+    assert end.is_won and end.score == 56
 
 
 def test_short_time_limit_is_not_spent_once_per_phase() -> None:
     # The clock is read about every 50 ms; the solve's seven phases each used to run until that
     # read even when their share of the time was already up (about 0.36 s for 1 ms).
     start = time.perf_counter()
-    solution = solve(patience_engine.Germaine.deal(1), time_limit=0.001)
+    solution = solve(patience_engine.Germaine.deal(73), time_limit=0.001)
     assert solution.status == "unknown" and time.perf_counter() - start < 0.25
-    assert replay("germaine", 1, solution).score == solution.score
+    assert replay("germaine", 73, solution).score == solution.score
     # The last search still starts, so one that ends before the first clock read is settled
     # however short the limit.
     for game, spec, status in KNOWN:
@@ -276,11 +278,11 @@ def test_node_limit_gives_unknown() -> None:
 
 def test_time_limit_gives_unknown() -> None:
     start = time.perf_counter()
-    solution = solve(patience_engine.Germaine.deal(2), time_limit=0.1)
+    solution = solve(patience_engine.Germaine.deal(73), time_limit=0.1)
     assert solution.status == "unknown" and time.perf_counter() - start < 2
     # The hunt for a win stops part way through the time; the search that follows starts from
     # the deal again, so the line still replays to the score.
-    assert not solution.proven and replay("germaine", 2, solution).score == solution.score > 30
+    assert not solution.proven and replay("germaine", 73, solution).score == solution.score > 30
 
 
 def test_solution_text_and_fields() -> None:
@@ -324,14 +326,14 @@ def test_reference_positions_are_refused() -> None:
 
 LONG_SOLVE = """
 import sys, patience_engine, patience_engine.reference
-state = patience_engine.Germaine.deal(1)
+state = patience_engine.Germaine.deal(73)
 print("ready", flush=True)
 try:
     patience_engine.solve(state, table_bytes=1 << 20)
 except KeyboardInterrupt as interrupt:
     found = interrupt.solution
     print("interrupted", found.status, found.score, found.nodes > 0, flush=True)
-    line = patience_engine.reference.Germaine.deal(1)
+    line = patience_engine.reference.Germaine.deal(73)
     for move in found.moves:
         line.play(str(move))
     print("replayed", line.score == found.score, flush=True)
