@@ -65,7 +65,7 @@ PYTHON_LOOP: List[Workload] = [
 # settles a deal in a few dozen nodes, so only the plain search shows the search's speed.
 SOLVER: List[Tuple[str, Tuple[int, ...], int, bool, List[Tuple[str, int]]]] = [
     ("royal-marriage", (1, 96, 97), 1_000_000, False, [("won", 395), ("won", 218934), ("won", 209182)]),
-    ("germaine", (1, 2), 500_000, True, [("unknown", 500000), ("unknown", 500000)]),
+    ("germaine", (230, 262), 500_000, True, [("unknown", 500000), ("unknown", 500000)]),
     ("geoffrey", (2, 43, 92, 98), 1_000_000, True, [("won", 88), ("lost", 134717), ("lost", 102112), ("lost", 96735)]),
 ]
 # Royal Marriage as a survey solves it (default solve): deals 1..ROYAL_MARRIAGE_DEALS, every one

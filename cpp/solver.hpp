@@ -71,10 +71,10 @@ struct SolveResult {
 // upper bound on the position's value and the search pass that stored it. The full key is
 // compared, so only two positions with the same 64-bit key (a Zobrist collision, odds about 2^-64
 // per probe) could share a bound: that is the only way a stored bound could be wrong, and so the
-// only risk to a "lost" verdict. A pass is named by its breadth (Solver::breadth_): pass 0 is the
-// search of every move, whose bounds are the game's; a narrowed pass (Solver::hunt) bounds only
-// the lines it searches (up to ties in the move order of mirror images, which share a key), so
-// its entries serve that pass alone and count as empty slots for any other.
+// only risk to a "lost" verdict. A pass is numbered (Solver::pass_): pass 0 is the search of
+// every move, whose bounds are the game's; a narrowed pass (Solver::hunt) bounds only the lines
+// it searches (up to ties in the move order of mirror images, which share a key), so its entries
+// serve that pass alone and count as empty slots for any other.
 class TransTable {
  public:
   // A table of table_bytes rounded down to whole 64-byte clusters (less than one: no table).
@@ -222,25 +222,29 @@ class Solver {
 
   // The hunt for a win alone: values that are no win are cut as if already found, so far fewer
   // lines are searched and a win (or the proof that none exists) comes much sooner. Under a node
-  // or time limit it opens with narrowed passes (Rules::kBreadths: each searches only the first b
-  // moves of every position, in order()'s order), 3/20 of the limits each, until one finds a win:
-  // a depth-first search never gets back up its tree to mend an early mistake, and these passes
-  // try the alternatives near the root within a few nodes. Their lines are real play, so the best
-  // one found stands, but their bounds cover only the lines they searched (the table keeps them
-  // apart by pass) and no verdict rests on them. The hunt over every move then runs up to 7/8 of
-  // the limits. Sets finished when it settled everything, no_win when it proved no line wins.
+  // or time limit it opens with narrowed passes (Rules::kPasses, 3/4 of the limits in equal
+  // shares, until one finds a win): each searches only the first few moves of every position
+  // (Rules::order() returns no more), each in an order of its own. A depth-first search never
+  // gets back up its tree to mend an early mistake, and whether it wins rests on those early
+  // choices; a narrowed pass tries the alternatives near the root within a few nodes, and another
+  // order is another try.
+  // Their lines are real play, so the best one found stands, but their bounds cover only the lines
+  // they searched (the table keeps them apart by pass) and no verdict rests on them. The hunt
+  // over every move, in the game's own order, then runs up to 7/8 of the limits. Sets finished
+  // when it settled everything, no_win when it proved no line wins.
   void hunt(bool& finished, bool& no_win) {
-    static_assert(std::size(Rules::kBreadths) * 3 <= 15, "the passes take at most 3/4 of the limits");
+    constexpr std::uint64_t kPasses = std::size(Rules::kPasses);
+    static_assert(kPasses < 255, "a pass number fits the table's byte");
     floor_ = Rules::kWinValue - 1;
     if (node_limit_ != kNoLimit || timed_) {
-      std::uint64_t share = 0;
-      for (const int breadth : Rules::kBreadths) {
-        if (best_ >= Rules::kWinValue) break;
-        breadth_ = static_cast<std::uint8_t>(breadth);
-        run_phase(share += 3, 20);
+      for (std::uint64_t i = 0; i < kPasses && best_ < Rules::kWinValue; ++i) {
+        pass_ = static_cast<std::uint8_t>(i + 1);
+        rules_.use(Rules::kPasses[i]);
+        run_phase(3 * (i + 1), 4 * kPasses);
       }
-      breadth_ = 0;
+      pass_ = 0;
     }
+    rules_.use(Rules::kOrder);
     if (run_phase(7, 8)) {
       no_win = best_ < Rules::kWinValue;
       finished = !no_win;
@@ -305,7 +309,7 @@ class Solver {
     const int bound = Rules::bound(rules_, g_, pruning_);
     if (bound <= cut) return bound;
     const std::uint64_t key = g_.canonical_hash();
-    const int stored = table_.probe(key, breadth_);
+    const int stored = table_.probe(key, pass_);
     if (stored >= 0 && stored <= cut) return stored;
     if (nodes_ == limit_) {
       stopped_ = true;
@@ -316,7 +320,6 @@ class Solver {
     Move moves[G::kMaxMoves];
     int n = rules_.order(g_, moves, pruning_);
     if (n == 0) return reach(ply, Rules::value(g_));
-    if (breadth_) n = std::min<int>(n, breadth_);
     // Most children are answered by the table: fetch their entries together, not one miss each.
     for (int i = 0; i < n; ++i) table_.prefetch(g_.child_canonical_hash(moves[i]));
     const std::uint64_t start = nodes_;
@@ -330,7 +333,7 @@ class Solver {
       if (stopped_ || best_ >= target_) return bound;
     }
     upper = std::min(upper, bound);
-    table_.store(key, upper, nodes_ - start + 1, breadth_);
+    table_.store(key, upper, nodes_ - start + 1, pass_);
     return upper;
   }
 
@@ -349,8 +352,9 @@ class Solver {
   const std::uint64_t node_limit_;
   std::uint64_t limit_ = 0;  // node limit of the search under way
   int floor_ = -1;           // values up to floor_ are cut: kWinValue - 1 while hunting a win
-  // Moves searched per position in a narrowed pass, 0: all; also the table tag of the search.
-  std::uint8_t breadth_ = 0;
+  // The narrowed pass under way (Rules::kPasses[pass_ - 1]), 0: the search of every move; also
+  // the table tag of the search.
+  std::uint8_t pass_ = 0;
   const bool pruning_;
   bool stopped_ = false;
   std::uint64_t nodes_ = 0;
@@ -375,13 +379,24 @@ SolveResult<G> solve(const G& g, const SolveOptions& opt, Interrupt& interrupt, 
   }
 }
 
-// Sorts moves[0..n) by priority, highest first, ties kept in generation order (deterministic).
+// Puts the min(n, want) moves of moves[0..n) with the highest priority first, in order, ties
+// kept in generation order (deterministic), and returns how many: an insertion sort that drops
+// what falls past the first want places, so a narrowed search keeps its few moves cheaply.
 template <class Move>
-void sort_moves(Move* moves, int* priority, int n) {
-  for (int i = 1; i < n; ++i) {
+int sort_moves(Move* moves, int* priority, int n, int want) {
+  assert(want >= 1 || n == 0);
+  int kept = 0;
+  for (int i = 0; i < n; ++i) {
     const Move m = moves[i];
     const int p = priority[i];
-    int j = i;
+    int j = kept;
+    if (kept < want) {
+      ++kept;
+    } else if (p <= priority[kept - 1]) {
+      continue;  // no better than the last kept, which came earlier
+    } else {
+      j = kept - 1;
+    }
     for (; j > 0 && priority[j - 1] < p; --j) {
       moves[j] = moves[j - 1];
       priority[j] = priority[j - 1];
@@ -389,6 +404,7 @@ void sort_moves(Move* moves, int* priority, int n) {
     moves[j] = m;
     priority[j] = p;
   }
+  return kept;
 }
 
 // Per-game knowledge. Each SolverRules<G> provides: kWinValue (values >= it are wins), kScored
@@ -524,8 +540,7 @@ struct SolverRules<RoyalMarriage> : PlainMoves<RoyalMarriage> {
     const int n = g.generate(out);
     int priority[G::kMaxMoves];
     for (int i = 0; i < n; ++i) priority[i] = out[i].second != kNoCard;
-    sort_moves(out, priority, n);
-    return n;
+    return sort_moves(out, priority, n, n);
   }
 };
 
@@ -585,8 +600,7 @@ struct SolverRules<Geoffrey> : PlainMoves<Geoffrey> {
       priority[kept] = p;
       out[kept++] = moves[i];
     }
-    sort_moves(out, priority, kept);
-    return kept;
+    return sort_moves(out, priority, kept, kept);
   }
 };
 
@@ -632,17 +646,22 @@ struct Table {
 using germaine_detail::rank_above;
 using germaine_detail::rank_below;
 
-// Columns between a cell and the middle column (g): 0 to 6.
-constexpr int from_middle(int cell) {
-  const int c = cell % germaine_detail::kCols - germaine_detail::kCols / 2;
-  return c < 0 ? -c : c;
+// kFromMiddle[cell]: columns between the cell and the middle column (g), 0 to 6.
+constexpr std::array<int, germaine_detail::kCells> make_from_middle() {
+  std::array<int, germaine_detail::kCells> t{};
+  for (int i = 0; i < germaine_detail::kCells; ++i) {
+    const int c = i % germaine_detail::kCols - germaine_detail::kCols / 2;
+    t[i] = c < 0 ? -c : c;
+  }
+  return t;
 }
+inline constexpr auto kFromMiddle = make_from_middle();
 
 // How far m brings the cards in towards the middle column, in columns: a combine takes the moving
 // card's cell off the grid's occupied cells (the covered card's cell stays), a slide moves a card.
 inline int inward(const Germaine::Move& m) {
-  const int out = from_middle(m.src);
-  return m.kind == Germaine::Kind::kCombine ? out : out - from_middle(m.dst);
+  const int out = kFromMiddle[m.src];
+  return m.kind == Germaine::Kind::kCombine ? out : out - kFromMiddle[m.dst];
 }
 
 }  // namespace germaine_solver_detail
@@ -662,10 +681,22 @@ struct SolverRules<Germaine> {
   // Highest score: a King left alone.
   static constexpr int kPerfect = kDeck - 1 + 13;
   static constexpr int kRanks = germaine_detail::kRanks;
-  // Moves per position in the hunt's narrowed passes (Solver::hunt), one pass each. On deals 1-80
-  // under 10^6 nodes they found 77 one-card finishes where the search of every move alone found
-  // 56; in trials, three or eight passes (breadths 2-4 or 2-9) found about as many.
-  static constexpr int kBreadths[] = {2, 3, 4, 5, 6};
+  // What order() returns: the weights of its inward() term (points per column) and of its style
+  // term (combines first, a high card moved and a low card covered first), and how many moves
+  // (0: every move).
+  struct Order {
+    int inward;
+    int style;
+    int breadth;
+  };
+  // The search of every move.
+  static constexpr Order kOrder{4, 1, 0};
+  // The hunt's narrowed passes (Solver::hunt), one each: the first 3 moves in orders of their
+  // own. On deals 1-400 under 10^6 nodes these ten passes found 397 one-card finishes, five
+  // passes in kOrder's order searching 2, 3, 4, 5 and 6 moves 361, and ten or twenty passes of 2
+  // or 3 moves in these and other orders 391-397.
+  static constexpr Order kPasses[] = {{4, 1, 3}, {8, 1, 3}, {2, 1, 3}, {4, 0, 3}, {8, 0, 3},
+                                      {6, 1, 3}, {3, 0, 3}, {12, 1, 3}, {1, 1, 3}, {16, 0, 3}};
 
   // Counts the cards of each rank on g's grid and works out each rank's reach.
   explicit SolverRules(const G& g) {
@@ -698,14 +729,15 @@ struct SolverRules<Germaine> {
   // The moves to search, best first: by the child's partnered() (most cards keeping a partner in
   // reach), then combines before slides, a high card moved and a low card covered first (they
   // keep high cards for the last one), and moves that bring the cards in towards the middle
-  // column (inward(), four points a column, so it can outweigh one partnered card); ties in
-  // generation order. Keeping the cards together is what wins: a plain combines-first order
-  // strands cards one by one and never gets back up the tree to undo it, and cards left at both
-  // ends of the rows are many slides apart while slides come only two per combine. Clearing the
-  // grid from its ends in towards the middle keeps the cards in one block: on deals 1-160 under
-  // 10^6 nodes it found 150 one-card finishes, against 31 without the inward() term. Independent
-  // slides played in either order reach the same position, which the table answers the second
-  // time. Children are worked out from g's bitboards, not played.
+  // column (inward(); at kOrder's four points a column it can outweigh one partnered card);
+  // ties in generation order; only the first order_.breadth of them in a narrowed pass.
+  // Keeping the cards together is what wins: a plain combines-first order strands cards one by
+  // one and never gets back up the tree to undo it, and cards left at both ends of the rows are
+  // many slides apart while slides come only two per combine. Clearing the grid from its ends in
+  // towards the middle keeps the cards in one block: on deals 1-160 under 10^6 nodes it found
+  // 150 one-card finishes, against 31 without the inward() term (both with five narrowed passes
+  // in one order). Independent slides played in either order reach the same position, which the
+  // table answers the second time. Children are worked out from g's bitboards, not played.
   // Pruning rule (pruning=true): a slide that spends the last unit of allowance and leaves no
   // combine is skipped. Why it is safe: its child has no legal move and the same cards as g, so
   // its value is 52 minus g's cards left (two or more: g is not a goal). Every line from g ends
@@ -716,7 +748,11 @@ struct SolverRules<Germaine> {
     using namespace germaine_solver_detail;
     G::Move moves[G::kMaxMoves];
     const int n = g.generate(moves);
-    const int parent = partnered(RankCells{g}, Table{reach_});
+    // Each rank's share of partnered() of g, which a move changes for three or four ranks only.
+    int counted[kRanks];
+    int parent = 0;
+    for (int k = 0; k < kRanks; ++k)
+      parent += counted[k] = partnered(RankCells{g}, Table{reach_}, k, 1);
     const int combines = static_cast<int>(std::count_if(
         moves, moves + n, [](const G::Move& m) { return m.kind == G::Kind::kCombine; }));
     int priority[G::kMaxMoves];
@@ -725,16 +761,18 @@ struct SolverRules<Germaine> {
       const G::Move m = moves[i];
       const bool combine = m.kind == G::Kind::kCombine;
       const bool skip = pruning && !combine && g.allowance() == 1 && g.combines_after(m, combines) == 0;
-      const int partners = skip ? -1 : child_partnered(g, m, parent);
+      const int partners = skip ? -1 : child_partnered(g, m, parent, counted);
       assert(agrees_with_play(g, m, pruning, skip, partners));
       if (skip) continue;
       const int style = combine ? 32 + 2 * rank_of(g.cell(m.src)) - rank_of(g.cell(m.dst)) : 0;
-      priority[kept] = 64 * partners + style + 4 * inward(m);
+      priority[kept] = 64 * partners + order_.style * style + order_.inward * inward(m);
       out[kept++] = m;
     }
-    sort_moves(out, priority, kept);
-    return kept;
+    return sort_moves(out, priority, kept, order_.breadth ? order_.breadth : kept);
   }
+
+  // Sets what order() returns.
+  void use(const Order& order) { order_ = order; }
 
   // Plays m, noting the card a combine covers and the reach of the ranks that moved.
   G::Undo make(G& g, const G::Move& m) {
@@ -765,10 +803,11 @@ struct SolverRules<Germaine> {
     return n;
   }
 
-  // partnered() of g after m, from parent = partnered() of g: only the moved card's rank a and a
-  // covered card's rank b change cells and reach, so only the ranks within one of a or b count
-  // differently (a slide: a - 1 .. a + 1; a combine, b = a +- 1: the four ranks around both).
-  int child_partnered(const G& g, const G::Move& m, int parent) const {
+  // partnered() of g after m, from parent = partnered() of g and counted[k] = rank k's share of
+  // it: only the moved card's rank a and a covered card's rank b change cells and reach, so only
+  // the ranks within one of a or b count differently (a slide: a - 1 .. a + 1; a combine,
+  // b = a +- 1: the four ranks around both).
+  int child_partnered(const G& g, const G::Move& m, int parent, const int* counted) const {
     using namespace germaine_solver_detail;
     const int a = germaine_detail::kRankIndex[g.cell(m.src)];
     const Bitboard ranks_a = g.rank_cells(a) ^ (Bitboard{1} << m.src) ^ (Bitboard{1} << m.dst);
@@ -785,12 +824,18 @@ struct SolverRules<Germaine> {
       lo = rank_below(b == rank_above(a) ? a : b);
       count = 4;
     }
-    const auto child_ranks = [&](int k) {
-      return k == a ? ranks_a : k == b ? ranks_b : g.rank_cells(k);
-    };
-    const auto child_reach = [&](int k) { return k == a ? reach_a : k == b ? reach_b : reach_[k]; };
-    return parent + partnered(child_ranks, child_reach, lo, count) -
-           partnered(RankCells{g}, Table{reach_}, lo, count);
+    // The child's cells and reach of the ranks lo - 1 .. lo + count (one beyond each end of the
+    // ranks that count differently), gathered once: each is read up to three times.
+    Bitboard cells[6];
+    Bitboard near[6];
+    for (int j = 0, k = rank_below(lo); j < count + 2; ++j, k = rank_above(k)) {
+      cells[j] = k == a ? ranks_a : k == b ? ranks_b : g.rank_cells(k);
+      near[j] = k == a ? reach_a : k == b ? reach_b : reach_[k];
+    }
+    int change = 0;
+    for (int j = 1, k = lo; j <= count; ++j, k = rank_above(k))
+      change += germaine_detail::popcount(cells[j] & (near[j - 1] | near[j + 1])) - counted[k];
+    return parent + change;
   }
 
   // Debug check of order()'s look-ahead against m played: the skip rule, the child's partnered()
@@ -828,6 +873,7 @@ struct SolverRules<Germaine> {
   int count_[kRanks] = {};
   unsigned present_ = 0;         // bit r-1: a card of rank r is on the grid
   Bitboard reach_[kRanks] = {};  // reach_[k] = dilate3(g.rank_cells(k)) of the position searched
+  Order order_ = kOrder;
 };
 
 }  // namespace pe

@@ -12,7 +12,7 @@ from typing import Dict, List
 import pytest
 
 from patience_engine import reference
-from conftest import interrupt_after_first_line
+from conftest import HARD_GERMAINE_DEAL, interrupt_after_first_line
 from patience_engine.cli import main
 from test_rules import GERMAINE_DEAL_1
 
@@ -112,7 +112,7 @@ def test_solve_bad_arguments_exit_2(argv: List[str], capsys: pytest.CaptureFixtu
 
 
 def test_solve_ctrl_c_exits_130_and_shows_what_it_found() -> None:
-    result = interrupt_after_first_line([sys.executable, "-m", "patience_engine.cli", "solve", "germaine", "73"], 0.3)
+    result = interrupt_after_first_line([sys.executable, "-m", "patience_engine.cli", "solve", "germaine", str(HARD_GERMAINE_DEAL)], 0.3)
     assert result.code == 130 and result.stderr == "interrupted\n"
     assert "status   unknown\nmoves    " in result.stdout and "\nnodes/s  " in result.stdout
 
@@ -162,7 +162,7 @@ def test_time_limit_must_be_a_finite_positive_number(limit: str, capsys: pytest.
 
 def test_huge_time_limit_does_not_stop_the_search_at_once(capsys: pytest.CaptureFixture[str]) -> None:
     # 1e12 s used to overflow the deadline's 64-bit nanoseconds and end the search at the first poll.
-    assert main(["solve", "germaine", "73", "--node-limit", "1000000", "--time-limit", "1e12"]) == 3
+    assert main(["solve", "germaine", str(HARD_GERMAINE_DEAL), "--node-limit", "1000000", "--time-limit", "1e12"]) == 3
     assert _solve_output(capsys.readouterr().out)["nodes"] == "1,000,000"
 
 
