@@ -237,6 +237,7 @@ class Solver {
     static_assert(kPasses < 255, "a pass number fits the table's byte");
     floor_ = Rules::kWinValue - 1;
     if (node_limit_ != kNoLimit || timed_) {
+      // Every phase sets its order: one stopped by the clock starts rules_ afresh (search_to_end).
       for (std::uint64_t i = 0; i < kPasses && best_ < Rules::kWinValue; ++i) {
         pass_ = static_cast<std::uint8_t>(i + 1);
         rules_.use(Rules::kPasses[i]);
@@ -729,8 +730,9 @@ struct SolverRules<Germaine> {
   // The moves to search, best first: by the child's partnered() (most cards keeping a partner in
   // reach), then combines before slides, a high card moved and a low card covered first (they
   // keep high cards for the last one), and moves that bring the cards in towards the middle
-  // column (inward(); at kOrder's four points a column it can outweigh one partnered card);
-  // ties in generation order; only the first order_.breadth of them in a narrowed pass.
+  // column (inward(): at kOrder's four points a column, at most 24, it orders moves that keep as
+  // many cards partnered; passes weighing it 12 or 16 can put it above a partnered card); ties
+  // in generation order; only the first order_.breadth of them in a narrowed pass.
   // Keeping the cards together is what wins: a plain combines-first order strands cards one by
   // one and never gets back up the tree to undo it, and cards left at both ends of the rows are
   // many slides apart while slides come only two per combine. Clearing the grid from its ends in
