@@ -227,11 +227,10 @@ class Solver {
   // (Rules::order() returns no more), each in an order of its own. A depth-first search never
   // gets back up its tree to mend an early mistake, and whether it wins rests on those early
   // choices; a narrowed pass tries the alternatives near the root within a few nodes, and another
-  // order is another try.
-  // Their lines are real play, so the best one found stands, but their bounds cover only the lines
-  // they searched (the table keeps them apart by pass) and no verdict rests on them. The hunt
-  // over every move, in the game's own order, then runs up to 7/8 of the limits. Sets finished
-  // when it settled everything, no_win when it proved no line wins.
+  // order is another try. Their lines are real play, so the best one found stands, but their
+  // bounds cover only the lines they searched (the table keeps them apart by pass) and no verdict
+  // rests on them. The hunt over every move, in the game's own order, then runs up to 7/8 of the
+  // limits. Sets finished when it settled everything, no_win when it proved no line wins.
   void hunt(bool& finished, bool& no_win) {
     constexpr std::uint64_t kPasses = std::size(Rules::kPasses);
     static_assert(kPasses < 255, "a pass number fits the table's byte");
@@ -260,8 +259,11 @@ class Solver {
   // search always starts, so a limit however short still settles a search that ends before the
   // first clock read.
   bool run_phase(std::uint64_t num, std::uint64_t den) {
-    limit_ = node_limit_ == kNoLimit ? kNoLimit : std::max(nodes_, node_limit_ / den * num + node_limit_ % den * num / den);
-    phase_deadline_ = start_ + (deadline_ - start_) / static_cast<std::int64_t>(den) * static_cast<std::int64_t>(num);
+    limit_ = node_limit_ == kNoLimit
+                 ? kNoLimit
+                 : std::max(nodes_, node_limit_ / den * num + node_limit_ % den * num / den);
+    phase_deadline_ =
+        start_ + (deadline_ - start_) / static_cast<std::int64_t>(den) * static_cast<std::int64_t>(num);
     if (timed_ && num < den && Clock::now() >= phase_deadline_) return false;
     return search_to_end();
   }
@@ -319,7 +321,7 @@ class Solver {
     ++nodes_;
     clock_.tick();
     Move moves[G::kMaxMoves];
-    int n = rules_.order(g_, moves, pruning_);
+    const int n = rules_.order(g_, moves, pruning_);
     if (n == 0) return reach(ply, Rules::value(g_));
     // Most children are answered by the table: fetch their entries together, not one miss each.
     for (int i = 0; i < n; ++i) table_.prefetch(g_.child_canonical_hash(moves[i]));
@@ -826,18 +828,13 @@ struct SolverRules<Germaine> {
       lo = rank_below(b == rank_above(a) ? a : b);
       count = 4;
     }
-    // The child's cells and reach of the ranks lo - 1 .. lo + count (one beyond each end of the
-    // ranks that count differently), gathered once: each is read up to three times.
-    Bitboard cells[6];
-    Bitboard near[6];
-    for (int j = 0, k = rank_below(lo); j < count + 2; ++j, k = rank_above(k)) {
-      cells[j] = k == a ? ranks_a : k == b ? ranks_b : g.rank_cells(k);
-      near[j] = k == a ? reach_a : k == b ? reach_b : reach_[k];
-    }
-    int change = 0;
-    for (int j = 1, k = lo; j <= count; ++j, k = rank_above(k))
-      change += germaine_detail::popcount(cells[j] & (near[j - 1] | near[j + 1])) - counted[k];
-    return parent + change;
+    const auto child_ranks = [&](int k) {
+      return k == a ? ranks_a : k == b ? ranks_b : g.rank_cells(k);
+    };
+    const auto child_reach = [&](int k) { return k == a ? reach_a : k == b ? reach_b : reach_[k]; };
+    int before = 0;
+    for (int i = 0, k = lo; i < count; ++i, k = rank_above(k)) before += counted[k];
+    return parent + partnered(child_ranks, child_reach, lo, count) - before;
   }
 
   // Debug check of order()'s look-ahead against m played: the skip rule, the child's partnered()
