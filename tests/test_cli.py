@@ -11,8 +11,8 @@ from typing import Dict, List
 
 import pytest
 
-from patience_engine import reference
 from conftest import HARD_GERMAINE_DEAL, interrupt_after_first_line
+from patience_engine import reference
 from patience_engine.cli import main
 from test_rules import GERMAINE_DEAL_1
 
@@ -112,7 +112,8 @@ def test_solve_bad_arguments_exit_2(argv: List[str], capsys: pytest.CaptureFixtu
 
 
 def test_solve_ctrl_c_exits_130_and_shows_what_it_found() -> None:
-    result = interrupt_after_first_line([sys.executable, "-m", "patience_engine.cli", "solve", "germaine", str(HARD_GERMAINE_DEAL)], 0.3)
+    result = interrupt_after_first_line(
+        [sys.executable, "-m", "patience_engine.cli", "solve", "germaine", str(HARD_GERMAINE_DEAL)], 0.3)
     assert result.code == 130 and result.stderr == "interrupted\n"
     assert "status   unknown\nmoves    " in result.stdout and "\nnodes/s  " in result.stdout
 

@@ -1,4 +1,4 @@
-"""Perft fixtures: rules.md's check values and more deals, on both implementations."""
+"""Perft fixtures: docs/rules.md "Check values" and more deals, on both implementations."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from conftest import game_class, perft_of
 
-# rules.md "Check values": perft from deals 1, 2 and 3 at depths 1, 2, ...
+# docs/rules.md "Check values": perft from deals 1, 2 and 3 at depths 1, 2, ...
 RULES_PERFT = {
     ("royal-marriage", 1): [30, 846, 22464, 562500],
     ("royal-marriage", 2): [34, 1085, 32469, 910715],

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import game_class
 from patience_engine import cli
 from patience_engine.reference import pysol
-
-from conftest import game_class
 
 ROYAL_MARRIAGE_1 = (
     "QH JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC 3H 2S KS 9D QD JS AS AH 3C "
