@@ -26,6 +26,8 @@ import re
 from typing import Any, List, Optional, Sequence, Set
 from xml.sax.saxutils import escape, quoteattr
 
+from .reference import Geoffrey, GeoffreyMove, Germaine, GermaineMove, RoyalMarriage, RoyalMarriageMove
+
 CARD_W, CARD_H = 56, 78
 GAP = 8
 MARGIN = 16
@@ -86,7 +88,7 @@ def _document(width: float, height: float, body: List[str], title: str) -> str:
             + "".join(body) + "</svg>\n")
 
 
-def royal_marriage_svg(row: Any, highlight: Optional[Any]) -> str:
+def royal_marriage_svg(row: RoyalMarriage, highlight: Optional[RoyalMarriageMove]) -> str:
     """A reference Royal Marriage position as SVG; ``highlight``: a move whose cards are marked."""
     cards = row.row
     moving = set(highlight.cards) if highlight is not None else set()
@@ -102,7 +104,7 @@ def royal_marriage_svg(row: Any, highlight: Optional[Any]) -> str:
     return _document(width, height, body, f"Royal Marriage: a row of {len(cards)} cards")
 
 
-def germaine_svg(grid: Any, highlight: Optional[Any]) -> str:
+def germaine_svg(grid: Germaine, highlight: Optional[GermaineMove]) -> str:
     """A reference Germaine 2-Move position as SVG; ``highlight``: a move whose cells are marked."""
     slides = grid.slides
     source, target = (highlight.src, highlight.dst) if highlight is not None else ("", "")
@@ -128,7 +130,7 @@ def germaine_svg(grid: Any, highlight: Optional[Any]) -> str:
     return _document(width, y + MARGIN, body, f"Germaine 2-Move: {cards} cards, {slides} slides allowed")
 
 
-def geoffrey_svg(layout: Any, highlight: Optional[Any]) -> str:
+def geoffrey_svg(layout: Geoffrey, highlight: Optional[GeoffreyMove]) -> str:
     """A reference Geoffrey position as SVG; ``highlight``: a move whose group and target are marked."""
     columns = layout.tableau
     moving: Set[str] = set()
@@ -137,10 +139,10 @@ def geoffrey_svg(layout: Any, highlight: Optional[Any]) -> str:
     if highlight is not None:
         source = columns[highlight.src - 1]
         moving = set(source[source.index(highlight.card):]) if highlight.card in source else set()
-        if highlight.to_foundation:
-            target_suit = highlight.card[1]
-        else:
+        if isinstance(highlight.dst, int):
             target_column = highlight.dst - 1
+        else:  # "F": the card's foundation
+            target_suit = highlight.card[1]
     body = []
     for i, (suit, rank) in enumerate(zip(SUITS, layout.foundations)):
         x = MARGIN + (4 + i) * (CARD_W + GAP)
