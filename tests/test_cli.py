@@ -230,7 +230,7 @@ def test_perft_times_a_quick_call_by_the_fastest_of_its_repeats(monkeypatch: pyt
         clock[0] += next(durations)
         return 7
 
-    monkeypatch.setitem(cli.IMPLEMENTATIONS, "cpp", (cli.IMPLEMENTATIONS["cpp"][0], fake_perft))
+    monkeypatch.setitem(cli.PERFT, "cpp", fake_perft)
     monkeypatch.setattr(cli, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
     count, seconds = cli._timed_perft("cpp", None, 2, "cpp depth 2", split=False)
     # 0.004 + 0.002 + 0.003 + 0.004 * 11 passes 0.05 s at the 14th call.

@@ -16,22 +16,16 @@ import errno
 import os
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence
 
 from tqdm import tqdm
 
-from . import draw, limits, perft, reference, signature, survey
+from . import draw, limits, reference, signature, survey
 from ._errors import MissingExtraError
-from .games import REGISTRY, TITLES
+from .games import PERFT, REGISTRY, TITLES
 from .reference import pysol
 from .solver import DEFAULT_TABLE_BYTES, Solution, solve
 from .viewer import solution_html
-
-IMPLEMENTATIONS: Dict[str, Tuple[str, Callable[..., int]]] = {
-    "cpp": ("cpp", perft),
-    "reference": ("reference", reference.perft),
-}
-"""Per implementation: the attribute of a ``games.GameInfo`` holding its class, and its perft."""
 
 
 def _int_in(low: int, high: Optional[int], what: str) -> Callable[[str], int]:
@@ -82,7 +76,7 @@ def _read_text(path: str) -> str:
 
 def _position(impl: str, game: str, args: argparse.Namespace) -> Any:
     """The start position of one game for one implementation: ``--file``, ``--pysol`` or deal ``N``."""
-    cls = getattr(REGISTRY[game], IMPLEMENTATIONS[impl][0])
+    cls = REGISTRY[game].implementation(impl)
     if getattr(args, "file", None) is not None:
         if getattr(args, "file_text", None) is None:
             args.file_text = _read_text(args.file)  # read once: stdin cannot be read twice
@@ -136,7 +130,7 @@ _REPEAT_FOR = 0.05
 def _timed_perft(impl: str, state: Any, depth: int, label: str, split: bool) -> "tuple[int, float]":
     """perft(state, depth) by one implementation and its seconds; split: one call per root move,
     for a progress bar. Only the perft calls are timed, not the bar or the copies."""
-    count_fn: Callable[[Any, int], int] = IMPLEMENTATIONS[impl][1]
+    count_fn: Callable[[Any, int], int] = PERFT[impl]
     if depth <= 1 or not split:
         start = time.perf_counter()
         count = count_fn(state, depth)

@@ -57,6 +57,17 @@ class GameInfo:
         """
         return pysol.PYSOL_GAME_IDS.get(self.name)
 
+    def implementation(self, name: str) -> Type[Any]:
+        """The position class of implementation ``name`` (a key of ``PERFT``); raises KeyError for another name."""
+        if name not in PERFT:
+            raise KeyError(name)
+        cls: Type[Any] = getattr(self, name)
+        return cls
+
+
+PERFT: Dict[str, Callable[..., int]] = {"cpp": _core.perft, "reference": reference.perft}
+"""Each implementation's perft by the implementation's name (``GameInfo.implementation`` gives its classes)."""
+
 
 REGISTRY: Dict[str, GameInfo] = {
     info.name: info

@@ -26,6 +26,8 @@ from .limits import MAX_TABLE_BYTES, check_int, check_seconds
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size in bytes (64 MiB)."""
 
+_POSITION_CLASSES = tuple(info.cpp for info in REGISTRY.values())
+
 Status = Literal["won", "lost", "unknown"]
 State = Union[_core.RoyalMarriage, _core.Germaine, _core.Geoffrey]
 
@@ -116,7 +118,7 @@ def solve(
     if time_limit is not None:
         time_limit = check_seconds(time_limit, "time_limit")
     check_int(table_bytes, "table_bytes", 0, MAX_TABLE_BYTES)
-    if not isinstance(state, tuple(info.cpp for info in REGISTRY.values())):
+    if not isinstance(state, _POSITION_CLASSES):
         raise TypeError(f"solve: expected a patience_engine game position, got {type(state).__name__}")
     node_limit = min(node_limit, 2**64 - 1) if node_limit is not None else None
     start = time.perf_counter()
