@@ -42,7 +42,7 @@ GAMES: Dict[str, Any] = {name: info.cpp for name, info in _REGISTRY.items()}
 
 # PySolFC game numbers and pictures are pure Python, shared with the reference
 # (whose package gives its own classes from_pysol; to_svg is attached here, as
-# the reference imports nothing from outside itself).
+# the pictures are drawn by patience_engine.draw, which reads the reference).
 for _info in _REGISTRY.values():
     _pysol.install(_info.cpp, _info.name)
     _draw.install(_info.cpp)

@@ -52,8 +52,7 @@ class GameInfo:
     def pysol_id(self) -> Optional[int]:
         """PySolFC's own game id, or None when PySolFC lacks the game.
 
-        The reference's ``pysol`` module keeps the ids, as its ``from_pysol`` needs them and the
-        reference imports nothing from outside itself.
+        The reference's ``pysol`` module keeps the ids: its ``from_pysol`` needs them.
         """
         return pysol.PYSOL_GAME_IDS.get(self.name)
 

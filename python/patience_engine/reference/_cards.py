@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Iterator, List, NamedTuple, NoReturn
 
+from ..limits import MAX_DEAL, check_int
+
 MASK64 = (1 << 64) - 1
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -88,13 +90,9 @@ def shuffle(items: List[int], seed: int) -> None:
 def check_deal_number(n: object) -> int:
     """Return ``n`` when it is a deal number (an int in 0 .. 2**64-1).
 
-    Raises TypeError for a non-int and ValueError out of range.
+    Raises TypeError for a non-int and ValueError out of range (the rule of ``patience_engine.limits``).
     """
-    if not isinstance(n, int) or isinstance(n, bool):
-        raise TypeError(f"deal number must be an int, got {type(n).__name__}")
-    if not 0 <= n <= MASK64:
-        raise ValueError(f"deal number must be in 0 .. 2**64-1, got {n}")
-    return n
+    return check_int(n, "deal number", 0, MAX_DEAL)
 
 
 def zobrist_keys(seed: int, count: int) -> List[int]:
