@@ -13,7 +13,8 @@ import patience_engine
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 MODULES = sorted(
-    info.name for info in pkgutil.walk_packages(patience_engine.__path__, "patience_engine.") if info.name != "patience_engine._core"
+    info.name for info in pkgutil.walk_packages(patience_engine.__path__, "patience_engine.")
+    if info.name != "patience_engine._core"
 ) + ["patience_engine"]
 
 
