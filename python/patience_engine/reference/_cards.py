@@ -85,15 +85,16 @@ def shuffle(items: List[int], seed: int) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def check_deal_number(n: object) -> int:
-    """Return ``n`` when it is a deal number (an int in 0 .. 2**64-1).
+def check_deal_number(n: object, what: str = "deal number") -> int:
+    """Return ``n`` when it is a deal number or another 64-bit seed (an int in 0 .. 2**64-1).
 
-    Raises TypeError for a non-int and ValueError out of range.
+    ``what`` names it in the messages. Raises TypeError for a non-int (bool
+    included) and ValueError out of range.
     """
     if not isinstance(n, int) or isinstance(n, bool):
-        raise TypeError(f"deal number must be an int, got {type(n).__name__}")
+        raise TypeError(f"{what} must be an int, got {type(n).__name__}")
     if not 0 <= n <= MASK64:
-        raise ValueError(f"deal number must be in 0 .. 2**64-1, got {n}")
+        raise ValueError(f"{what} must be in 0 .. 2**64-1, got {n}")
     return n
 
 
