@@ -180,11 +180,11 @@ std::string Geoffrey::to_text() const {
 Geoffrey::Layout Geoffrey::layout() const {
   Layout columns;
   for (int k = 0; k < kColumns; ++k) {
-    columns.len[k] = __builtin_popcountll(piles_[k]);
-    columns.down[k] = __builtin_popcountll(piles_[k] & ~up_);
+    columns.len[k] = popcount(piles_[k]);
+    columns.down[k] = popcount(piles_[k] & ~up_);
     for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
-      columns.cards[k][__builtin_popcountll(under_[c])] = c;
+      const Card c = static_cast<Card>(ctz(b));
+      columns.cards[k][popcount(under_[c])] = c;
     }
   }
   return columns;
@@ -196,7 +196,7 @@ std::uint64_t Geoffrey::compute_hash() const {
     for (int r = 1; r <= found_[suit]; ++r) h ^= kKeys[kHome + make_card(r, suit)];
   for (int k = 0; k < kColumns; ++k)
     for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       h ^= term(c, low_[c], k);
       if (face_down(c)) h ^= kKeys[kDown + c];
     }
@@ -209,7 +209,7 @@ std::uint64_t Geoffrey::compute_canonical_hash() const {
     for (int r = 1; r <= found_[suit]; ++r) h ^= kKeys[kHome + make_card(r, suit)];
   for (int k = 0; k < kColumns; ++k)
     for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       h ^= canonical_term(c, low_[c]);
       if (face_down(c)) h ^= kKeys[kDown + c];
     }
@@ -223,7 +223,7 @@ bool Geoffrey::operator==(const Geoffrey& o) const {
   for (int k = 0; k < kColumns; ++k) {
     if (piles_[k] != o.piles_[k]) return false;
     for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       if (low_[c] != o.low_[c]) return false;
     }
   }

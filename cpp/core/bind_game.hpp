@@ -21,8 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "search.hpp"
-#include "solver.hpp"
+#include "core/perft.hpp"
+#include "core/search.hpp"
 
 namespace pe {
 // Arguments taken as any Python object and checked by the function itself, so that a wrong type

@@ -7,9 +7,10 @@
 
 namespace pe {
 
-using namespace germaine_detail;
-
 namespace {
+
+constexpr int kRows = Germaine::kRows;
+constexpr int kCols = Germaine::kCols;
 
 constexpr std::string_view kAllowanceError = "slide allowance must be 0, 1 or 2";
 

@@ -15,7 +15,8 @@
 #include <string>
 #include <string_view>
 
-#include "common.hpp"
+#include "core/bits.hpp"
+#include "core/cards.hpp"
 
 namespace pe {
 
@@ -68,25 +69,25 @@ struct RoyalMarriage {
     const std::uint8_t* r = row();
     int count = 0;
     for (std::uint64_t b = one_; b; b &= b - 1) {
-      const int i = __builtin_ctzll(b);
+      const int i = ctz(b);
       out[count++] = Move{kIndex[r[i]], kNoCard, static_cast<std::uint8_t>(i)};
     }
     for (std::uint64_t b = two_; b; b &= b - 1) {
-      const int i = __builtin_ctzll(b);
+      const int i = ctz(b);
       out[count++] = Move{kIndex[r[i]], kIndex[r[i + 1]], static_cast<std::uint8_t>(i)};
     }
     return count;
   }
 
   // Number of legal moves.
-  int count_moves() const { return __builtin_popcountll(one_) + __builtin_popcountll(two_); }
+  int count_moves() const { return popcount(one_) + popcount(two_); }
 
   // Number of legal moves after the legal move m (from generate()), without making it; the
   // second argument (count_moves() here) is not needed.
   int count_after(const Move& m, int) const {
     std::uint64_t one, two;
     masks_after(m, one, two);
-    return __builtin_popcountll(one) + __builtin_popcountll(two);
+    return popcount(one) + popcount(two);
   }
 
   // perft(*this, 2) without listing or making a move: count_after() summed over every legal move
@@ -96,7 +97,7 @@ struct RoyalMarriage {
   // matches four and five places apart.
   std::uint64_t count_two_plies() const {
     const std::uint64_t four = matches_apart(4), five = matches_apart(5);
-    const auto pc = [](std::uint64_t b) { return std::uint64_t(__builtin_popcountll(b)); };
+    const auto pc = [](std::uint64_t b) { return std::uint64_t(popcount(b)); };
     const std::uint64_t one = one_, two = two_, n1 = pc(one), n2 = pc(two);
     // Remove-one at i: drops one bits i-1..i+1 and two bits i-2..i+1, re-tests one bits i-1, i
     // (pairs 3 apart: two bits i-1, i) and two bits i-2..i (pairs 4 apart).

@@ -1,4 +1,4 @@
-#include "common.hpp"
+#include "core/cards.hpp"
 
 #include <algorithm>
 #include <string>

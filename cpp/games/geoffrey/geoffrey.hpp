@@ -8,7 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "common.hpp"
+#include "core/bits.hpp"
+#include "core/cards.hpp"
 
 namespace pe {
 
@@ -64,7 +65,7 @@ struct Geoffrey {
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
   // Number of legal moves, without listing them (perft's bulk count).
-  int count_moves() const { return moves_with(tops_, up_, next_home_, same_, __builtin_popcount(empty_)); }
+  int count_moves() const { return moves_with(tops_, up_, next_home_, same_, popcount(empty_)); }
   // Number of legal moves after the legal move m, without making it (perft's last two plies);
   // the second argument (count_moves() here) is not needed.
   int count_after(const Move& m, int) const {
@@ -121,7 +122,7 @@ struct Geoffrey {
   // The top card of column k, kNoCard when it is empty.
   Card top(int k) const {
     const std::uint64_t b = tops_ & piles_[k];
-    return b ? static_cast<Card>(__builtin_ctzll(b)) : kNoCard;
+    return b ? static_cast<Card>(ctz(b)) : kNoCard;
   }
   static constexpr std::uint64_t kAces = 0x0000'0080'0400'2001ULL;   // AC AD AH AS
   static constexpr std::uint64_t kKings = 0x0008'0040'0200'1000ULL;  // KC KD KH KS
@@ -155,8 +156,8 @@ struct Geoffrey {
   // Legal moves of a position with these masks and this many empty columns.
   static int moves_with(std::uint64_t tops, std::uint64_t up, std::uint64_t next_home,
                         std::uint64_t same, int empty) {
-    return __builtin_popcountll(tops & next_home) + __builtin_popcountll(builds(tops, up, same)) +
-           __builtin_popcountll(up & kKings) * empty;
+    return popcount(tops & next_home) + popcount(builds(tops, up, same)) +
+           popcount(up & kKings) * empty;
   }
   // count_after() of a move from its parts (count_two_plies_in() reads them through an After):
   // low_card and under, the card right under the head and all cards under it; from, the pile the
@@ -232,19 +233,19 @@ struct Geoffrey {
 inline int Geoffrey::generate(Move* out) const {
   int n = 0;
   for (std::uint64_t b = tops_ & next_home_; b; b &= b - 1) {
-    const Card c = static_cast<Card>(__builtin_ctzll(b));
+    const Card c = static_cast<Card>(ctz(b));
     out[n++] = {col_[c], c, kFoundation};
   }
   for (std::uint64_t b = builds(tops_, up_, same_); b; b &= b - 1) {
-    const Card c = static_cast<Card>(__builtin_ctzll(b));
+    const Card c = static_cast<Card>(ctz(b));
     out[n++] = {col_[c], c, col_[c + 1]};
   }
   // A King's own column holds it, so every empty column is another one.
   if (empty_)
     for (std::uint64_t b = up_ & kKings; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       for (std::uint32_t e = empty_; e; e &= e - 1)
-        out[n++] = {col_[c], c, static_cast<std::uint8_t>(__builtin_ctz(e))};
+        out[n++] = {col_[c], c, static_cast<std::uint8_t>(ctz(e))};
     }
   return n;
 }
@@ -268,7 +269,7 @@ inline Geoffrey::After Geoffrey::here() const {
   v.up = up_;
   v.next_home = next_home_;
   v.same = same_;
-  v.empty = __builtin_popcount(empty_);
+  v.empty = popcount(empty_);
   return v;
 }
 
@@ -314,12 +315,12 @@ inline std::uint64_t Geoffrey::count_two_plies_in(const After& v) const {
   };
   std::uint64_t total = 0;
   for (std::uint64_t b = v.tops & v.next_home; b; b &= b - 1) {
-    const Card c = static_cast<Card>(__builtin_ctzll(b));
+    const Card c = static_cast<Card>(ctz(b));
     total += static_cast<std::uint64_t>(
         replies_in(c, 0, v.tops ^ bit(c), v.up ^ bit(c), v.next_home ^ home_change(c), v.empty));
   }
   for (std::uint64_t b = builds(v.tops, v.up, v.same); b; b &= b - 1) {
-    const Card c = static_cast<Card>(__builtin_ctzll(b));
+    const Card c = static_cast<Card>(ctz(b));
     total += static_cast<std::uint64_t>(
         replies_in(c, v.piles[col_in(v, static_cast<Card>(c + 1))], v.tops, v.up, v.next_home, v.empty));
   }
@@ -327,7 +328,7 @@ inline std::uint64_t Geoffrey::count_two_plies_in(const After& v) const {
     // Every empty column leaves the same position up to column order, so the same count.
     int kings = 0;
     for (std::uint64_t b = v.up & kKings; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       kings += replies_in(c, 0, v.tops, v.up, v.next_home, v.empty - 1);
     }
     total += static_cast<std::uint64_t>(kings) * static_cast<std::uint64_t>(v.empty);
@@ -379,7 +380,7 @@ inline Geoffrey::Undo Geoffrey::make(const Move& m) {
     empty_ &= ~(1u << t);
     low_[h] = onto_top;
     for (std::uint64_t b = group; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       col_[c] = static_cast<std::uint8_t>(t);
       under_[c] = (under_[c] & group) | onto;
     }
@@ -412,7 +413,7 @@ inline void Geoffrey::unmake(const Move& m, const Undo& u) {
     const std::uint64_t group = u.from ^ rest;
     low_[h] = u.below;
     for (std::uint64_t b = group; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       col_[c] = static_cast<std::uint8_t>(s);
       under_[c] = (under_[c] & group) | rest;
     }
