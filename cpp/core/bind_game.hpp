@@ -157,18 +157,62 @@ inline int perft_depth(const py::object& depth) {
   return depth.cast<int>();
 }
 
-// Makes cls(...) and cls.__new__(cls) refuse anything but `arity` arguments, so Python can never
-// hold an instance whose C++ value was not constructed (pybind11's own __new__ leaves it raw).
-template <class Class>
-void refuse_bare_new(Class& cls, std::size_t arity, const std::string& how) {
-  py::object base_new = cls.attr("__new__");
-  const std::string name = py::str(cls.attr("__name__"));
-  cls.attr("__new__") = py::cpp_function([base_new, arity, how, name](const py::object& type, const py::args& args,
-                                                                      const py::kwargs& kwargs) {
-    if (arity == 0 || args.size() + kwargs.size() != arity)
-      throw py::type_error(name + " cannot be made that way: " + how);
-    return base_new(type, *args, **kwargs);
-  });
+// tp_new of every bound class: calls the class's own __new__ (own_new()), as CPython's generic
+// slot_tp_new would, but as a function of its own. CPython lets a base's __new__ (object's,
+// pybind11_object's) make an instance of a class only when the class's tp_new is that generic
+// one or the base's own; with this one both refuse ("pybind11_object.__new__(X) is not safe").
+extern "C" inline PyObject* call_own_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  PyObject* own = PyObject_GetAttrString(reinterpret_cast<PyObject*>(type), "__new__");
+  if (!own) return nullptr;
+  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  PyObject* with_type = PyTuple_New(n + 1);
+  if (!with_type) {
+    Py_DECREF(own);
+    return nullptr;
+  }
+  Py_INCREF(type);
+  PyTuple_SET_ITEM(with_type, 0, reinterpret_cast<PyObject*>(type));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* arg = PyTuple_GET_ITEM(args, i);
+    Py_INCREF(arg);
+    PyTuple_SET_ITEM(with_type, i + 1, arg);
+  }
+  PyObject* made = PyObject_Call(own, with_type, kwargs);
+  Py_DECREF(with_type);
+  Py_DECREF(own);
+  return made;
+}
+
+// pybind11's tp_new for pybind11_object itself, and for a type with no bound C++ class under it:
+// pybind11 would abort the process ("instance allocation failed"); this raises TypeError.
+// Every other type goes on to pybind11's own allocation.
+extern "C" inline PyObject* checked_object_new(PyTypeObject* type, PyObject* args,
+                                               PyObject* kwargs) {
+  if (reinterpret_cast<PyObject*>(type) == py::detail::get_internals().instance_base ||
+      py::detail::all_type_info(type).empty()) {
+    PyErr_Format(PyExc_TypeError, "%s cannot be made: it is no game or move class", type->tp_name);
+    return nullptr;
+  }
+  return py::detail::pybind11_object_new(type, args, kwargs);
+}
+
+// Makes make(type, *args, **kwargs) the only way from Python to an instance of cls: make must
+// return a fully built instance or raise. pybind11's own __new__ returns an instance whose C++
+// value is not constructed until __init__ runs (a method reached before reads raw memory), and
+// CPython would let pybind11_object.__new__ or object.__new__ make one whenever cls's tp_new is
+// the generic slot_tp_new: call_own_new() closes both ways. pybind11_object's own tp_new gets
+// checked_object_new(), so that no base of cls can end the process either.
+template <class Class, class Make>
+void own_new(Class& cls, Make make) {
+  cls.attr("__new__") = py::cpp_function(make);
+  auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  type->tp_new = call_own_new;
+  PyType_Modified(type);
+  auto* base = reinterpret_cast<PyTypeObject*>(py::detail::get_internals().instance_base);
+  if (base->tp_new != checked_object_new) {
+    base->tp_new = checked_object_new;
+    PyType_Modified(base);
+  }
 }
 
 // Registers G's move class, G's position class and perft and solve overloads on module m;
@@ -186,7 +230,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
     throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " + other_type_name(arg.obj, G::kMoveName));
   };
   py::class_<Move> move(m, G::kMoveName,
-                        "A move of this game; str() is its notation (README \"Move notation\").");
+                        "A move of this game; str() is its notation (docs/rules.md \"Move notation\").",
+                        py::is_final());
   move.def(py::init([](const Text& text) { return G::parse_move(text_argument(text, "move text")); }),
            py::arg("text"),
            "Reads a move's notation. Raises ValueError naming what is wrong.")
@@ -202,7 +247,19 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
       .def("__reduce__", [](const py::object& self) {
         return py::make_tuple(py::type::of(self), py::make_tuple(G::move_text(self.cast<const Move&>())));
       });
-  refuse_bare_new(move, 1, "a move is made from its text, as in " + std::string(G::kMoveName) + "('...')");
+  // Move(text) and Move.__new__(Move, text) give a fully built move; __init__ then finds the
+  // instance registered and, as pybind11 does for any second __init__, leaves it as it is.
+  own_new(move, [move_type = py::handle(move)](const py::handle& type, const py::args& args,
+                                               const py::kwargs& kwargs) {
+    const std::string name = G::kMoveName;
+    if (!type.is(move_type))
+      throw py::type_error(name + ".__new__(" + std::string(py::repr(type)) + "): expected " + name);
+    if (args.size() + kwargs.size() != 1 || (kwargs.size() == 1 && !kwargs.contains("text")))
+      throw py::type_error(name + " cannot be made that way: a move is made from its text, as in " +
+                           name + "('...')");
+    const py::object text = args.size() ? py::object(args[0]) : py::object(kwargs["text"]);
+    return py::cast(G::parse_move(text_argument(Text{text}, "move text")));
+  });
 
   auto find_legal = [](const State& s, const Move& mv) -> std::optional<Move> {
     Move moves[G::kMaxMoves];
@@ -220,7 +277,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
     }
     s.history.emplace_back(*legal, s.pos.make(*legal));
   };
-  py::class_<State> cls(m, G::kName, doc);
+  py::class_<State> cls(m, G::kName, doc, py::is_final());
   cls.attr("Move") = move;
   cls.def_static(
          "deal", [](const py::object& n) { return State(G::deal(deal_number(n))); }, py::arg("n"),
@@ -301,8 +358,12 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
                               py::make_tuple(py::type::of(self), s.root.to_text(), moves));
       });
   cls.attr("__hash__") = py::none();
-  refuse_bare_new(cls, 0,
-                  "use " + std::string(G::kName) + ".deal(n) or " + std::string(G::kName) + ".from_text(text)");
+  // A position comes only from deal(), from_text(), copy() and the like, which build it in C++.
+  own_new(cls, [](const py::handle&, const py::args&, const py::kwargs&) -> py::object {
+    const std::string name = G::kName;
+    throw py::type_error(name + " cannot be made that way: use " + name + ".deal(n) or " + name +
+                         ".from_text(text)");
+  });
 
   m.def(
       "perft",
