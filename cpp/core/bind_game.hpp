@@ -56,7 +56,9 @@ struct type_caster<pe::MoveOrText<Move>> {
     value.obj = reinterpret_borrow<object>(src);
     return true;
   }
-  static handle cast(const pe::MoveOrText<Move>& m, return_value_policy, handle) { return m.obj.inc_ref(); }
+  static handle cast(const pe::MoveOrText<Move>& m, return_value_policy, handle) {
+    return m.obj.inc_ref();
+  }
 };
 }  // namespace pybind11::detail
 
@@ -120,7 +122,9 @@ inline std::string utf8(const py::str& text) {
 }
 
 // The __name__ of o's type, for error messages.
-inline std::string type_name(const py::handle& o) { return py::str(py::type::of(o).attr("__name__")); }
+inline std::string type_name(const py::handle& o) {
+  return py::str(py::type::of(o).attr("__name__"));
+}
 
 // type_name(o), with its module when it is the name expected (a move of the other implementation).
 inline std::string other_type_name(const py::handle& o, const std::string& expected) {
@@ -152,8 +156,8 @@ inline int perft_depth(const py::object& depth) {
     throw py::type_error("perft depth must be an int, got " +
                          std::string(py::str(py::type::of(depth).attr("__name__"))));
   if (depth < py::int_(0) || depth > py::int_(kMaxPerftDepth))
-    throw py::value_error("perft depth must be in 0 .. " + std::to_string(kMaxPerftDepth) + ", got " +
-                          std::string(py::str(depth)));
+    throw py::value_error("perft depth must be in 0 .. " + std::to_string(kMaxPerftDepth) +
+                          ", got " + std::string(py::str(depth)));
   return depth.cast<int>();
 }
 
@@ -226,26 +230,32 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   // A move argument: a Move, or its text; TypeError worded as the reference's for anything else.
   const auto move_of = [](const MoveOrText<Move>& arg) -> Move {
     if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
-    if (py::isinstance<py::str>(arg.obj)) return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
-    throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " + other_type_name(arg.obj, G::kMoveName));
+    if (py::isinstance<py::str>(arg.obj))
+      return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
+    throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " +
+                         other_type_name(arg.obj, G::kMoveName));
   };
-  py::class_<Move> move(m, G::kMoveName,
-                        "A move of this game; str() is its notation (docs/rules.md \"Move notation\").",
-                        py::is_final());
-  move.def(py::init([](const Text& text) { return G::parse_move(text_argument(text, "move text")); }),
-           py::arg("text"),
-           "Reads a move's notation. Raises ValueError naming what is wrong.")
+  py::class_<Move> move(
+      m, G::kMoveName,
+      "A move of this game; str() is its notation (docs/rules.md \"Move notation\").",
+      py::is_final());
+  move.def(py::init(
+               [](const Text& text) { return G::parse_move(text_argument(text, "move text")); }),
+           py::arg("text"), "Reads a move's notation. Raises ValueError naming what is wrong.")
       .def("__str__", text_of)
       .def("__repr__",
            [](const Move& mv) {
              return std::string(G::kMoveName) + "(" +
                     std::string(py::repr(py::str(G::move_text(mv)))) + ")";
            })
-      .def("__eq__", [](const Move& a, const Move& b) { return a == b; }, py::is_operator())
-      .def("__eq__", [](const Move&, const py::object&) { return false; }, py::is_operator())
+      .def(
+          "__eq__", [](const Move& a, const Move& b) { return a == b; }, py::is_operator())
+      .def(
+          "__eq__", [](const Move&, const py::object&) { return false; }, py::is_operator())
       .def("__hash__", [](const Move& mv) { return py::hash(py::int_(mv.id())); })
       .def("__reduce__", [](const py::object& self) {
-        return py::make_tuple(py::type::of(self), py::make_tuple(G::move_text(self.cast<const Move&>())));
+        return py::make_tuple(py::type::of(self),
+                              py::make_tuple(G::move_text(self.cast<const Move&>())));
       });
   // Move(text) and Move.__new__(Move, text) give a fully built move; __init__ then finds the
   // instance registered and, as pybind11 does for any second __init__, leaves it as it is.
@@ -253,7 +263,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
                                                const py::kwargs& kwargs) {
     const std::string name = G::kMoveName;
     if (!type.is(move_type))
-      throw py::type_error(name + ".__new__(" + std::string(py::repr(type)) + "): expected " + name);
+      throw py::type_error(name + ".__new__(" + std::string(py::repr(type)) + "): expected " +
+                           name);
     if (args.size() + kwargs.size() != 1 || (kwargs.size() == 1 && !kwargs.contains("text")))
       throw py::type_error(name + " cannot be made that way: a move is made from its text, as in " +
                            name + "('...')");
@@ -271,8 +282,9 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   auto play = [find_legal](State& s, const Move& mv) {
     std::optional<Move> legal = find_legal(s, mv);
     if (!legal) {
-      PyErr_SetString(illegal_move_error().ptr(),
-                      ("illegal move " + G::move_text(mv) + ": not legal in this position").c_str());
+      PyErr_SetString(
+          illegal_move_error().ptr(),
+          ("illegal move " + G::move_text(mv) + ": not legal in this position").c_str());
       throw py::error_already_set();
     }
     s.history.emplace_back(*legal, s.pos.make(*legal));
@@ -281,17 +293,23 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   cls.attr("Move") = move;
   cls.def_static(
          "deal", [](const py::object& n) { return State(G::deal(deal_number(n))); }, py::arg("n"),
-         "Numbered deal n, 0 <= n < 2**64 (README \"Numbered deals\"). Raises ValueError out of range.")
+         "Numbered deal n, 0 <= n < 2**64 (docs/rules.md \"Numbered deals\"). Raises ValueError "
+         "out of range.")
       .def_static(
-          "from_text", [](const Text& text) { return State(G::from_text(text_argument(text, "position text"))); },
+          "from_text",
+          [](const Text& text) {
+            return State(G::from_text(text_argument(text, "position text")));
+          },
           py::arg("text"),
-          "Reads a position in the game's text format. Raises ValueError naming the line and token.")
+          "Reads a position in the game's text format. Raises ValueError naming the line and "
+          "token.")
       .def_static(
-          "parse_move", [](const Text& text) { return G::parse_move(text_argument(text, "move text")); },
-          py::arg("text"),
-          "Reads a move's notation. Raises ValueError naming what is wrong.")
-      .def("to_text", [](const State& s) { return s.pos.to_text(); },
-           "The position in the game's text format.")
+          "parse_move",
+          [](const Text& text) { return G::parse_move(text_argument(text, "move text")); },
+          py::arg("text"), "Reads a move's notation. Raises ValueError naming what is wrong.")
+      .def(
+          "to_text", [](const State& s) { return s.pos.to_text(); },
+          "The position in the game's text format.")
       .def("__str__", [](const State& s) { return s.pos.to_text(); })
       .def("__repr__",
            [](const State& s) {
@@ -313,7 +331,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           },
           py::arg("move"), "Whether the move (or its text) is legal in this position.")
       .def(
-          "play", [play, move_of](State& s, const MoveOrText<Move>& mv) { play(s, move_of(mv)); }, py::arg("move"),
+          "play", [play, move_of](State& s, const MoveOrText<Move>& mv) { play(s, move_of(mv)); },
+          py::arg("move"),
           "Plays a move (or its text). Raises IllegalMoveError, leaving the position unchanged.")
       .def(
           "undo",
@@ -333,22 +352,35 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
             return moves;
           },
           "The moves played since the position was set up, oldest first.")
-      .def("copy", [](const State& s) { return State(s); }, "An independent copy, move stack included.")
+      .def(
+          "copy", [](const State& s) { return State(s); },
+          "An independent copy, move stack included.")
       .def("__copy__", [](const State& s) { return State(s); })
-      .def("__deepcopy__", [](const State& s, const py::object&) { return State(s); }, py::arg("memo"))
-      .def("__eq__", [](const State& a, const State& b) { return a.pos == b.pos; }, py::is_operator())
-      .def("__eq__", [](const State&, const py::object&) { return false; }, py::is_operator())
-      .def_property_readonly("hash", [](const State& s) { return s.pos.hash(); },
-                             "Zobrist key of the exact position: an unsigned 64-bit int.")
+      .def(
+          "__deepcopy__", [](const State& s, const py::object&) { return State(s); },
+          py::arg("memo"))
+      .def(
+          "__eq__", [](const State& a, const State& b) { return a.pos == b.pos; },
+          py::is_operator())
+      .def(
+          "__eq__", [](const State&, const py::object&) { return false; }, py::is_operator())
+      .def_property_readonly(
+          "hash", [](const State& s) { return s.pos.hash(); },
+          "Zobrist key of the exact position: an unsigned 64-bit int.")
       .def_property_readonly(
           "canonical_hash", [](const State& s) { return s.pos.canonical_hash(); },
-          "Zobrist key equal for positions alike up to the game's symmetries: an unsigned 64-bit int.")
-      .def_property_readonly("is_won", [](const State& s) { return s.pos.is_won(); },
-                             "True when the game is won (README \"Rules\").")
-      .def_property_readonly("is_over", [](const State& s) { return s.pos.count_moves() == 0; },
-                             "True when no move is legal.")
-      .def_property_readonly("score", [](const State& s) { return s.pos.score(); },
-                             "Germaine: rules.md score; Royal Marriage: cards removed; Geoffrey: cards home.")
+          "Zobrist key equal for positions alike up to the game's symmetries: an unsigned 64-bit "
+          "int.")
+      .def_property_readonly(
+          "is_won", [](const State& s) { return s.pos.is_won(); },
+          "True when the game is won (docs/rules.md, the game's section).")
+      .def_property_readonly(
+          "is_over", [](const State& s) { return s.pos.count_moves() == 0; },
+          "True when no move is legal.")
+      .def_property_readonly(
+          "score", [](const State& s) { return s.pos.score(); },
+          "Germaine: its score (docs/rules.md \"Germaine 2-Move\"); Royal Marriage: cards removed; "
+          "Geoffrey: cards home.")
       .def("__reduce__", [](const py::object& self) {
         // The same pure-Python replay as the reference: the start position and the move texts.
         const State& s = self.cast<const State&>();
@@ -370,7 +402,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
       [](const State& s, const py::object& depth_arg, bool bulk) {
         const int depth = perft_depth(depth_arg);
         G g = s.pos;
-        return run_interruptible([&](Interrupt& interrupt) { return perft(g, depth, bulk, interrupt); });
+        return run_interruptible(
+            [&](Interrupt& interrupt) { return perft(g, depth, bulk, interrupt); });
       },
       py::arg("state"), py::arg("depth"), py::arg("bulk") = true);
 
@@ -392,14 +425,18 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
         const G g = s.pos;
         const auto as_tuple = [](const SolveResult<G>& r) {
           static const char* const kStatus[] = {"won", "lost", "unknown"};
-          return py::make_tuple(kStatus[static_cast<int>(r.status)], r.line, r.score, r.nodes, r.proven);
+          return py::make_tuple(kStatus[static_cast<int>(r.status)], r.line, r.score, r.nodes,
+                                r.proven);
         };
         SolveResult<G> so_far;
         try {
-          return as_tuple(run_interruptible([&](Interrupt& interrupt) { return solve(g, opt, interrupt, &so_far); }));
+          return as_tuple(run_interruptible(
+              [&](Interrupt& interrupt) { return solve(g, opt, interrupt, &so_far); }));
         } catch (py::error_already_set& e) {
-          // Ctrl-C: the KeyboardInterrupt carries what the search found, for patience_engine.solve().
-          if (e.matches(PyExc_KeyboardInterrupt)) py::setattr(e.value(), "_so_far", as_tuple(so_far));
+          // Ctrl-C: the KeyboardInterrupt carries what the search found, for
+          // patience_engine.solve().
+          if (e.matches(PyExc_KeyboardInterrupt))
+            py::setattr(e.value(), "_so_far", as_tuple(so_far));
           throw;
         }
       },

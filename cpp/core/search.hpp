@@ -64,10 +64,10 @@ enum class SolveStatus { kWon, kLost, kUnknown };
 
 // The limits and switches of one solve.
 struct SolveOptions {
-  std::uint64_t node_limit = 0;                  // positions expanded at most; 0: no limit
-  double time_limit = 0;                         // seconds, checked at the interrupt polls; 0: none
+  std::uint64_t node_limit = 0;  // positions expanded at most; 0: no limit
+  double time_limit = 0;         // seconds, checked at the interrupt polls; 0: none
   std::size_t table_bytes = std::size_t{64} << 20;  // transposition table size; 0: no table
-  bool pruning = true;                           // the games' pruning rules (SolverRules)
+  bool pruning = true;                              // the games' pruning rules (SolverRules)
 };
 
 // What a solve found: the status, the line (winning, or to Germaine's best score), the score at
@@ -135,7 +135,7 @@ class Solver {
     for (const Move& m : r.line) end.make(m);
     r.score = end.score();
     r.proven = finished || best_ >= target_;
-    r.status = end.is_won()            ? SolveStatus::kWon
+    r.status = end.is_won()         ? SolveStatus::kWon
                : no_win || r.proven ? SolveStatus::kLost
                                     : SolveStatus::kUnknown;
     r.nodes = nodes_;
@@ -187,8 +187,8 @@ class Solver {
     limit_ = node_limit_ == kNoLimit
                  ? kNoLimit
                  : std::max(nodes_, node_limit_ / den * num + node_limit_ % den * num / den);
-    phase_deadline_ =
-        start_ + (deadline_ - start_) / static_cast<std::int64_t>(den) * static_cast<std::int64_t>(num);
+    phase_deadline_ = start_ + (deadline_ - start_) / static_cast<std::int64_t>(den) *
+                                   static_cast<std::int64_t>(num);
     if (timed_ && num < den && Clock::now() >= phase_deadline_) return false;
     return search_to_end();
   }
@@ -294,10 +294,11 @@ class Solver {
   std::vector<Move> best_line_;
 };
 
-// Solves g (rules.md objective of its game) under opt; throws Interrupted when interrupt says stop,
-// after writing the best found so far to so_far when given.
+// Solves g (the objective of its game in docs/rules.md) under opt; throws Interrupted when
+// interrupt says stop, after writing the best found so far to so_far when given.
 template <class G>
-SolveResult<G> solve(const G& g, const SolveOptions& opt, Interrupt& interrupt, SolveResult<G>* so_far = nullptr) {
+SolveResult<G> solve(const G& g, const SolveOptions& opt, Interrupt& interrupt,
+                     SolveResult<G>* so_far = nullptr) {
   Solver<G> solver(g, opt, interrupt);
   try {
     return solver.run();

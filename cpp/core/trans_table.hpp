@@ -32,7 +32,8 @@ class TransTable {
     memory_.reset(std::calloc(count_ + 1, sizeof(Cluster)));  // one spare for the alignment
     if (!memory_) throw std::bad_alloc();
     const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(memory_.get());
-    clusters_ = reinterpret_cast<Cluster*>((at + alignof(Cluster) - 1) & ~std::uintptr_t{alignof(Cluster) - 1});
+    clusters_ = reinterpret_cast<Cluster*>((at + alignof(Cluster) - 1) &
+                                           ~std::uintptr_t{alignof(Cluster) - 1});
   }
 
   // The upper bound that search pass `pass` stored for key, or -1 when the table holds none.
@@ -81,7 +82,8 @@ class TransTable {
 
   // Node counts past 2^32 - 1 all rank alike for replacement.
   static std::uint32_t saturate(std::uint64_t n) {
-    return static_cast<std::uint32_t>(std::min<std::uint64_t>(n, std::numeric_limits<std::uint32_t>::max()));
+    return static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(n, std::numeric_limits<std::uint32_t>::max()));
   }
   // Starts loading key's cluster into the cache, so that several probes' misses overlap.
   void prefetch(std::uint64_t key) const {
@@ -101,6 +103,5 @@ class TransTable {
   std::unique_ptr<void, Free> memory_;
   Cluster* clusters_ = nullptr;
 };
-
 
 }  // namespace pe

@@ -22,11 +22,20 @@ bool same_word(std::string_view token, std::string_view lower) {
 // Suit 0..3 of a suit letter (any case); -1 when it is not one.
 int parse_suit(char ch) {
   switch (ch) {
-    case 'C': case 'c': return 0;
-    case 'D': case 'd': return 1;
-    case 'H': case 'h': return 2;
-    case 'S': case 's': return 3;
-    default: return -1;
+    case 'C':
+    case 'c':
+      return 0;
+    case 'D':
+    case 'd':
+      return 1;
+    case 'H':
+    case 'h':
+      return 2;
+    case 'S':
+    case 's':
+      return 3;
+    default:
+      return -1;
   }
 }
 

@@ -1,4 +1,4 @@
-// Geoffrey (rules.md "Geoffrey"): eight columns, same-suit building of any face-up
+// Geoffrey (docs/rules.md "Geoffrey"): eight columns, same-suit building of any face-up
 // card with everything above it, King-headed groups into empty columns, four foundations.
 #pragma once
 
@@ -20,7 +20,7 @@ struct Geoffrey {
       "A Geoffrey position: eight tableau columns and four foundations.\n\n"
       "Any face-up card moves with every card above it onto the next higher card of its\n"
       "suit, or, when it is a King, into an empty column; a column's top card may go to its\n"
-      "foundation; a face-down card left on top turns up in the same move (rules.md\n"
+      "foundation; a face-down card left on top turns up in the same move (docs/rules.md\n"
       "\"Geoffrey\"). Make one with deal(n) or from_text(text).";
 
   static constexpr int kColumns = 8;
@@ -51,15 +51,16 @@ struct Geoffrey {
     Card below;  // the card h lay on, kNoCard at the bottom
   };
 
-  // Numbered deal n (rules.md "Numbered deals").
+  // Numbered deal n (docs/rules.md "Numbered deals").
   static Geoffrey deal(std::uint64_t n);
-  // Reads the README text format; throws ParseError naming the line and token.
+  // Reads the text format (docs/rules.md "Text formats"); throws ParseError naming the line and
+  // token.
   static Geoffrey from_text(std::string_view text);
   // Reads "3:9S>5" or "2:AH>F"; throws ParseError "bad move text '...': why".
   static Move parse_move(std::string_view text);
   // The notation of a move.
   static std::string move_text(const Move& m);
-  // The position in the README text format, no trailing newline.
+  // The position in its text format (docs/rules.md "Text formats"), no trailing newline.
   std::string to_text() const;
 
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
@@ -79,7 +80,9 @@ struct Geoffrey {
   // one rather than made (the moved cards' links are looked up as make() would leave them).
   inline std::uint64_t count_three_plies() const;
   // canonical_hash() after the legal move m, without making it (the solver's look-ahead).
-  std::uint64_t child_canonical_hash(const Move& m) const { return canonical_ ^ canonical_change(m); }
+  std::uint64_t child_canonical_hash(const Move& m) const {
+    return canonical_ ^ canonical_change(m);
+  }
   // Whether the legal move m turns up the face-down card it uncovers.
   bool turns_card(const Move& m) const { return face_down(low_[m.card]); }
   // Plays a legal move; the Undo takes it back.
@@ -91,7 +94,7 @@ struct Geoffrey {
   std::uint64_t hash() const { return hash_; }
   // Zobrist key that ignores which column holds which pile, kept incrementally.
   std::uint64_t canonical_hash() const { return canonical_; }
-  // Key of the exact position worked out from scratch (README "Zobrist keys").
+  // Key of the exact position worked out from scratch (docs/architecture.md "Zobrist keys").
   std::uint64_t compute_hash() const;
   // Canonical key worked out from scratch.
   std::uint64_t compute_canonical_hash() const;
@@ -103,9 +106,11 @@ struct Geoffrey {
   bool operator==(const Geoffrey& o) const;
 
  private:
-  // Keys in the README's draw order: ON[c][d], BOTTOM[k][c], BOTTOM_ANY[c], DOWN[c], HOME[c].
-  static constexpr int kOn = 0, kBottom = kOn + kDeck * kDeck, kBottomAny = kBottom + kColumns * kDeck,
-                       kDown = kBottomAny + kDeck, kHome = kDown + kDeck, kKeyCount = kHome + kDeck;
+  // Keys in their draw order (docs/architecture.md "Zobrist keys"): ON[c][d], BOTTOM[k][c],
+  // BOTTOM_ANY[c], DOWN[c], HOME[c].
+  static constexpr int kOn = 0, kBottom = kOn + kDeck * kDeck,
+                       kBottomAny = kBottom + kColumns * kDeck, kDown = kBottomAny + kDeck,
+                       kHome = kDown + kDeck, kKeyCount = kHome + kDeck;
   static constexpr std::array<std::uint64_t, kKeyCount> kKeys =
       zobrist_keys<kKeyCount>(0x47656F6666726579ULL);  // "Geoffrey"
 
@@ -310,8 +315,8 @@ inline Geoffrey::After Geoffrey::after(const Move& m) const {
 inline std::uint64_t Geoffrey::count_two_plies_in(const After& v) const {
   const auto replies_in = [&](Card c, std::uint64_t onto, std::uint64_t tops, std::uint64_t up,
                               std::uint64_t next_home, int empty) {
-    return replies_with(low_in(v, c), under_in(v, c), v.piles[col_in(v, c)], onto, tops, up, next_home,
-                        v.same, empty);
+    return replies_with(low_in(v, c), under_in(v, c), v.piles[col_in(v, c)], onto, tops, up,
+                        next_home, v.same, empty);
   };
   std::uint64_t total = 0;
   for (std::uint64_t b = v.tops & v.next_home; b; b &= b - 1) {
@@ -321,8 +326,8 @@ inline std::uint64_t Geoffrey::count_two_plies_in(const After& v) const {
   }
   for (std::uint64_t b = builds(v.tops, v.up, v.same); b; b &= b - 1) {
     const Card c = static_cast<Card>(ctz(b));
-    total += static_cast<std::uint64_t>(
-        replies_in(c, v.piles[col_in(v, static_cast<Card>(c + 1))], v.tops, v.up, v.next_home, v.empty));
+    total += static_cast<std::uint64_t>(replies_in(c, v.piles[col_in(v, static_cast<Card>(c + 1))],
+                                                   v.tops, v.up, v.next_home, v.empty));
   }
   if (v.empty) {
     // Every empty column leaves the same position up to column order, so the same count.
@@ -353,7 +358,7 @@ inline std::uint64_t Geoffrey::canonical_change(const Move& m) const {
 }
 
 // The masks and piles after() works out, updated in place here: building an After in make()
-// slowed the make/unmake walk by 16%.
+// slows the make/unmake walk (docs/solver.md "Experiments").
 inline Geoffrey::Undo Geoffrey::make(const Move& m) {
   const int s = m.src;
   const Card h = m.card;

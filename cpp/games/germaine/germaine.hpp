@@ -195,9 +195,7 @@ struct Germaine {
            (allowance_after(m) ? count_slides(occupied_ ^ moved) : 0);
   }
   // Slide allowance after m.
-  int allowance_after(const Move& m) const {
-    return m.kind == Kind::kCombine ? 2 : allowance_ - 1;
-  }
+  int allowance_after(const Move& m) const { return m.kind == Kind::kCombine ? 2 : allowance_ - 1; }
   // Smallest of four symmetry keys: the canonical one.
   static inline std::uint64_t smallest(const std::array<std::uint64_t, kSymmetries>& keys);
 

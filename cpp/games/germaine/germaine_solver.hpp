@@ -71,8 +71,9 @@ inline int inward(const Germaine::Move& m) {
 
 }  // namespace germaine_solver_detail
 
-// Germaine 2-Move: maximise the rules.md score. Tracks which ranks are still on the grid and, per
-// rank, the cells within three steps of its cards (what partnered() counts with).
+// Germaine 2-Move: maximise the score of docs/rules.md "Germaine 2-Move". Tracks which ranks are
+// still on the grid and, per rank, the cells within three steps of its cards (what partnered()
+// counts with).
 template <>
 struct SolverRules<Germaine> {
   using G = Germaine;
@@ -97,10 +98,9 @@ struct SolverRules<Germaine> {
   // The search of every move.
   static constexpr Order kOrder{4, 1, 0};
   // The hunt's narrowed passes (Solver::hunt), one each: the first 3 moves in orders of their
-  // own. On deals 1-400 under 10^6 nodes these ten passes found 397 one-card finishes, five
-  // passes in kOrder's order searching 2, 3, 4, 5 and 6 moves 361, and five to twenty passes in
-  // mixed orders (searching 2 to 9 moves) 389-396.
-  static constexpr Order kPasses[] = {{4, 1, 3}, {8, 1, 3}, {2, 1, 3}, {4, 0, 3}, {8, 0, 3},
+  // own: varied orders try more alternatives near the root than wider passes in one order
+  // (docs/solver.md "Experiments" has the trials that chose these ten).
+  static constexpr Order kPasses[] = {{4, 1, 3}, {8, 1, 3}, {2, 1, 3},  {4, 0, 3}, {8, 0, 3},
                                       {6, 1, 3}, {3, 0, 3}, {12, 1, 3}, {1, 1, 3}, {16, 0, 3}};
 
   // Counts the cards of each rank on g's grid and works out each rank's reach.
@@ -111,7 +111,7 @@ struct SolverRules<Germaine> {
   }
   // One card left (or none, on a hand-made empty grid): the score cannot change any more.
   static bool goal(const G& g) { return g.cards_left() <= 1; }
-  // The rules.md score.
+  // The score of docs/rules.md "Germaine 2-Move".
   static int value(const G& g) { return g.score(); }
 
   // Upper bound on the final score (pruning=false: the perfect score). Pruning rule: a card of
@@ -140,14 +140,13 @@ struct SolverRules<Germaine> {
   // Keeping the cards together is what wins: a plain combines-first order strands cards one by
   // one and never gets back up the tree to undo it, and cards left at both ends of the rows are
   // many slides apart while slides come only two per combine. Clearing the grid from its ends in
-  // towards the middle keeps the cards in one block: on deals 1-160 under 10^6 nodes it found
-  // 150 one-card finishes, against 31 without the inward() term (both with five narrowed passes
-  // in one order). Independent slides played in either order reach the same position, which the
-  // table answers the second time. Children are worked out from g's bitboards, not played.
-  // Pruning rule (pruning=true): a slide that spends the last unit of allowance and leaves no
-  // combine is skipped. Why it is safe: its child has no legal move and the same cards as g, so
-  // its value is 52 minus g's cards left (two or more: g is not a goal). Every line from g ends
-  // with no more cards than g has (with one card, above 51), so the best value below g is at
+  // towards the middle keeps the cards in one block (docs/solver.md "Experiments" measures it
+  // against the order without inward()). Independent slides played in either order reach the same
+  // position, which the table answers the second time. Children are worked out from g's bitboards,
+  // not played. Pruning rule (pruning=true): a slide that spends the last unit of allowance and
+  // leaves no combine is skipped. Why it is safe: its child has no legal move and the same cards as
+  // g, so its value is 52 minus g's cards left (two or more: g is not a goal). Every line from g
+  // ends with no more cards than g has (with one card, above 51), so the best value below g is at
   // least that much; when every move of g is skipped, g itself counts as the dead end
   // (search() scores a position with no move to search), with that same value.
   int order(G& g, G::Move* out, bool pruning) const {
@@ -166,7 +165,8 @@ struct SolverRules<Germaine> {
     for (int i = 0; i < n; ++i) {
       const G::Move m = moves[i];
       const bool combine = m.kind == G::Kind::kCombine;
-      const bool skip = pruning && !combine && g.allowance() == 1 && g.combines_after(m, combines) == 0;
+      const bool skip =
+          pruning && !combine && g.allowance() == 1 && g.combines_after(m, combines) == 0;
       const int partners = skip ? -1 : child_partnered(g, m, parent, counted);
       assert(agrees_with_play(g, m, pruning, skip, partners));
       if (skip) continue;

@@ -1,4 +1,4 @@
-// Royal Marriage (rules.md "Royal Marriage"): one row of cards from QH to KH; a card, or two
+// Royal Marriage (docs/rules.md "Royal Marriage"): one row of cards from QH to KH; a card, or two
 // adjacent cards, between two matching cards (same rank or same suit) is removed.
 //
 // The row is the whole state. It is kept as bytes in a fixed buffer, each card coded
@@ -53,9 +53,9 @@ struct RoyalMarriage {
     std::uint64_t two;
   };
 
-  // Numbered deal n (rules.md "Numbered deals"): QH, the shuffled 50 others, KH.
+  // Numbered deal n (docs/rules.md "Numbered deals"): QH, the shuffled 50 others, KH.
   static RoyalMarriage deal(std::uint64_t n);
-  // Reads a row (README "Text formats"); throws ParseError naming the line and token.
+  // Reads a row (docs/rules.md "Text formats"); throws ParseError naming the line and token.
   static RoyalMarriage from_text(std::string_view text);
   // Reads "7S" or "7S+JD"; throws ParseError "bad move text '...': what".
   static Move parse_move(std::string_view text);
@@ -106,10 +106,10 @@ struct RoyalMarriage {
                                pc(one & four << 1);
     // Remove-two at i: drops one bits i-1..i+2 and two bits i-2..i+2, re-tests one bits i-1, i
     // (pairs 4 apart) and two bits i-2..i (pairs 5 apart).
-    const std::uint64_t twos = n2 * (n1 + n2) - n2 - 2 * pc(two & two >> 1) - 2 * pc(two & two >> 2) -
-                               pc(two & one << 1) - pc(two & one) - pc(two & one >> 1) -
-                               pc(two & one >> 2) + pc(two & four << 2) + pc(two & four << 1) +
-                               pc(two & five << 3) + pc(two & five << 2) + pc(two & five << 1);
+    const std::uint64_t twos =
+        n2 * (n1 + n2) - n2 - 2 * pc(two & two >> 1) - 2 * pc(two & two >> 2) - pc(two & one << 1) -
+        pc(two & one) - pc(two & one >> 1) - pc(two & one >> 2) + pc(two & four << 2) +
+        pc(two & four << 1) + pc(two & five << 3) + pc(two & five << 2) + pc(two & five << 1);
     return ones + twos;
   }
 
@@ -197,8 +197,8 @@ struct RoyalMarriage {
       t[c] = static_cast<std::uint8_t>(suit_of(c) << 4 | (rank_of(c) - 1));
     return t;
   }();
-  // NEXT[a][b] (README "Zobrist keys") indexed by byte codes a << 6 | b, so make() needs no
-  // conversion; defined in royal_marriage.cpp.
+  // NEXT[a][b] (docs/architecture.md "Zobrist keys") indexed by byte codes a << 6 | b, so make()
+  // needs no conversion; defined in royal_marriage.cpp.
   static const std::array<std::uint64_t, 64 * 64> kPairKeys;
 
   // Same rank (low nibble) or same suit (high nibble).
