@@ -1,7 +1,8 @@
-// One pybind11 binding for all three games. A game type G provides:
+// One pybind11 binding for all three games; a game's bind_<game>.cpp calls bind_game<G>() with
+// SolverRules<G> (core/search.hpp) declared first. A game type G provides:
 //   using Move (trivially copyable; operator== compares what the move is, id() a 64-bit
 //     identity for Python's hash), using Undo (what make() needs to be taken back),
-//   kName, kMoveName, kMaxMoves (capacity of a move buffer),
+//   kName, kMoveName (the Python class names), kMaxMoves (capacity of a move buffer),
 //   static G deal(uint64_t), static G from_text(std::string_view) (throws ParseError),
 //   static Move parse_move(std::string_view) (throws ParseError), static std::string
 //   move_text(const Move&), std::string to_text() const,
@@ -10,6 +11,8 @@
 //   Undo make(const Move&) (the move must be legal), void unmake(const Move&, const Undo&),
 //   uint64_t hash() const, uint64_t canonical_hash() const, bool is_won() const,
 //   int score() const, bool operator==(const G&) const.
+// Optional: count_two_plies() and count_three_plies() (core/perft.hpp); for the solver,
+// child_canonical_hash(const Move&) (core/search.hpp).
 #pragma once
 
 #include <pybind11/pybind11.h>

@@ -199,27 +199,14 @@ Geoffrey::Layout Geoffrey::layout() const {
   return columns;
 }
 
-std::uint64_t Geoffrey::compute_hash() const {
+std::uint64_t Geoffrey::compute_key(bool canonical) const {
   std::uint64_t h = 0;
   for (int suit = 0; suit < 4; ++suit)
     for (int r = 1; r <= found_[suit]; ++r) h ^= kKeys[kHome + make_card(r, suit)];
   for (int k = 0; k < kColumns; ++k)
     for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
       const Card c = static_cast<Card>(ctz(b));
-      h ^= term(c, low_[c], k);
-      if (face_down(c)) h ^= kKeys[kDown + c];
-    }
-  return h;
-}
-
-std::uint64_t Geoffrey::compute_canonical_hash() const {
-  std::uint64_t h = 0;
-  for (int suit = 0; suit < 4; ++suit)
-    for (int r = 1; r <= found_[suit]; ++r) h ^= kKeys[kHome + make_card(r, suit)];
-  for (int k = 0; k < kColumns; ++k)
-    for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
-      const Card c = static_cast<Card>(ctz(b));
-      h ^= canonical_term(c, low_[c]);
+      h ^= canonical ? canonical_term(c, low_[c]) : term(c, low_[c], k);
       if (face_down(c)) h ^= kKeys[kDown + c];
     }
   return h;

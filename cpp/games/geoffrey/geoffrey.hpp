@@ -95,9 +95,9 @@ struct Geoffrey {
   // Zobrist key that ignores which column holds which pile, kept incrementally.
   std::uint64_t canonical_hash() const { return canonical_; }
   // Key of the exact position worked out from scratch (docs/architecture.md "Zobrist keys").
-  std::uint64_t compute_hash() const;
+  std::uint64_t compute_hash() const { return compute_key(false); }
   // Canonical key worked out from scratch.
-  std::uint64_t compute_canonical_hash() const;
+  std::uint64_t compute_canonical_hash() const { return compute_key(true); }
   // Cards on the foundations.
   int score() const { return found_[0] + found_[1] + found_[2] + found_[3]; }
   // All 52 cards are on the foundations.
@@ -140,6 +140,8 @@ struct Geoffrey {
     return kKeys[below == kNoCard ? kBottomAny + c : kOn + c * kDeck + below];
   }
 
+  // The exact (canonical: false) or canonical key worked out from scratch.
+  std::uint64_t compute_key(bool canonical) const;
   // XOR of the canonical-key terms the legal move m changes, read before it is made.
   inline std::uint64_t canonical_change(const Move& m) const;
   // Cards c whose c + 1 is in the same pile, for a pile's mask (a suit's King and the next suit's

@@ -207,10 +207,16 @@ struct Germaine {
   // Bitboards and keys agree with cells_ and allowance_ (debug checks).
   bool consistent() const;
 
+  // Cells whose neighbour the other way from Shift (right: the left-hand one) holds a
+  // near-ranked card.
+  template <Bitboard (*Shift)(Bitboard)>
+  inline Bitboard near_pairs() const;
   // Cells whose left-hand neighbour holds a near-ranked card.
-  inline Bitboard combine_right() const;
-  // Cells whose upper neighbour holds a near-ranked card (as combine_right()).
-  inline Bitboard combine_down() const;
+  Bitboard combine_right() const { return near_pairs<right>(); }
+  // Cells whose upper neighbour holds a near-ranked card.
+  Bitboard combine_down() const { return near_pairs<down>(); }
+  // Moves the card of src to dst in the bitboards; a combine also takes the covered card off.
+  inline void move_bits(const Move& m, Card card, Card covered);
   // Slides into an empty cell from an adjacent card, on the grid occupied, allowance left.
   static inline int count_slides(Bitboard occupied);
   // Appends a slide into each cell of dsts from the cell at offset from it.
@@ -302,15 +308,7 @@ inline std::uint64_t Germaine::count_two_plies() const {
 inline Germaine::Undo Germaine::make(const Move& m) {
   const Undo undo{keys_, cells_[m.dst], allowance_};
   const Card card = cells_[m.src];
-  const Bitboard src = Bitboard{1} << m.src;
-  const Bitboard dst = Bitboard{1} << m.dst;
-  ranks_[kRankIndex[card]] ^= src | dst;
-  if (m.kind == Kind::kCombine) {
-    ranks_[kRankIndex[undo.covered]] ^= dst;
-    occupied_ ^= src;
-  } else {
-    occupied_ ^= src | dst;
-  }
+  move_bits(m, card, undo.covered);
   play_keys(m, keys_);
   cells_[m.dst] = card;
   cells_[m.src] = kNoCard;
@@ -321,20 +319,24 @@ inline Germaine::Undo Germaine::make(const Move& m) {
 
 inline void Germaine::unmake(const Move& m, const Undo& undo) {
   const Card card = cells_[m.dst];
-  const Bitboard src = Bitboard{1} << m.src;
-  const Bitboard dst = Bitboard{1} << m.dst;
-  ranks_[kRankIndex[card]] ^= src | dst;
-  if (m.kind == Kind::kCombine) {
-    ranks_[kRankIndex[undo.covered]] ^= dst;
-    occupied_ ^= src;
-  } else {
-    occupied_ ^= src | dst;
-  }
+  move_bits(m, card, undo.covered);  // its own inverse
   cells_[m.src] = card;
   cells_[m.dst] = undo.covered;
   allowance_ = undo.allowance;
   keys_ = undo.keys;
   assert(consistent());
+}
+
+inline void Germaine::move_bits(const Move& m, Card card, Card covered) {
+  const Bitboard src = Bitboard{1} << m.src;
+  const Bitboard dst = Bitboard{1} << m.dst;
+  ranks_[kRankIndex[card]] ^= src | dst;
+  if (m.kind == Kind::kCombine) {
+    ranks_[kRankIndex[covered]] ^= dst;
+    occupied_ ^= src;
+  } else {
+    occupied_ ^= src | dst;
+  }
 }
 
 inline std::uint64_t Germaine::child_canonical_hash(const Move& m) const {
@@ -367,22 +369,13 @@ inline std::uint64_t Germaine::smallest(const std::array<std::uint64_t, kSymmetr
 
 // Rank sets are disjoint and r-1 != r+1 (mod 13), so the per-rank pieces never overlap and one
 // popcount counts them.
-inline Germaine::Bitboard Germaine::combine_right() const {
+template <Germaine::Bitboard (*Shift)(Germaine::Bitboard)>
+inline Germaine::Bitboard Germaine::near_pairs() const {
   Bitboard x = 0;
   for (int k = 0; k < kRanks; ++k) {
     const Bitboard a = ranks_[k];
     const Bitboard b = ranks_[rank_above(k)];
-    x |= (right(a) & b) | (right(b) & a);
-  }
-  return x;
-}
-
-inline Germaine::Bitboard Germaine::combine_down() const {
-  Bitboard x = 0;
-  for (int k = 0; k < kRanks; ++k) {
-    const Bitboard a = ranks_[k];
-    const Bitboard b = ranks_[rank_above(k)];
-    x |= (down(a) & b) | (down(b) & a);
+    x |= (Shift(a) & b) | (Shift(b) & a);
   }
   return x;
 }

@@ -140,13 +140,14 @@ struct SolverRules<Germaine> {
   // Keeping the cards together is what wins: a plain combines-first order strands cards one by
   // one and never gets back up the tree to undo it, and cards left at both ends of the rows are
   // many slides apart while slides come only two per combine. Clearing the grid from its ends in
-  // towards the middle keeps the cards in one block (docs/solver.md "Experiments" measures it
-  // against the order without inward()). Independent slides played in either order reach the same
-  // position, which the table answers the second time. Children are worked out from g's bitboards,
-  // not played. Pruning rule (pruning=true): a slide that spends the last unit of allowance and
-  // leaves no combine is skipped. Why it is safe: its child has no legal move and the same cards as
-  // g, so its value is 52 minus g's cards left (two or more: g is not a goal). Every line from g
-  // ends with no more cards than g has (with one card, above 51), so the best value below g is at
+  // towards the middle keeps the cards in one block (docs/solver.md "Experiments"). Independent
+  // slides played in either order reach the same position, which the table answers the second
+  // time. Children are worked out from g's bitboards, not played.
+  //
+  // Pruning rule (pruning=true): a slide that spends the last unit of allowance and leaves no
+  // combine is skipped. Why it is safe: its child has no legal move and the same cards as g, so
+  // its value is 52 minus g's cards left (two or more: g is not a goal). Every line from g ends
+  // with no more cards than g has (with one card, above 51), so the best value below g is at
   // least that much; when every move of g is skipped, g itself counts as the dead end
   // (search() scores a position with no move to search), with that same value.
   int order(G& g, G::Move* out, bool pruning) const {
