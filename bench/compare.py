@@ -163,14 +163,20 @@ def report(base: Dict[str, float], work: Dict[str, float], threshold: float, all
     if not work:
         print("no benchmark results from the working tree", file=sys.stderr)
         return EXIT_NO_BASELINE
+    return verdict(slower, new, allow_new, "benchmark", f"more than {threshold:g}% slower")
+
+
+def verdict(slower: Sequence[str], new: Sequence[str], allow_new: bool, noun: str, worse: str, hint: str = "") -> int:
+    """Print the verdict and return the exit code: ``slower`` are ``worse`` than the base (e.g. "more than
+    10% slower"), ``new`` have no baseline; ``noun`` names what they are, ``hint`` follows a failure."""
     if slower:
-        print(f"\nFAIL: {len(slower)} benchmark(s) more than {threshold:g}% slower than the base", file=sys.stderr)
+        print(f"\nFAIL: {len(slower)} {noun}(s) {worse} than the base{hint}", file=sys.stderr)
         return EXIT_SLOWER
     if new and not allow_new:
-        print(f"\nNO BASELINE for {len(new)} benchmark(s) (new, or failed on the base); "
+        print(f"\nNO BASELINE for {len(new)} {noun}(s) (new, or failed on the base); "
               "--allow-new accepts that", file=sys.stderr)
         return EXIT_NO_BASELINE
-    print(f"\nOK: no benchmark more than {threshold:g}% slower than the base")
+    print(f"\nOK: no {noun} {worse} than the base")
     return EXIT_OK
 
 
@@ -203,7 +209,7 @@ def report_instructions(base: Dict[str, Count], work: Dict[str, Count], failed: 
           f"{'base/node':>10}  {'work/node':>10}  node")
     slower, new = [], []
     for name, now in sorted(work.items()):
-        per = instructions.PER[instructions.BY_NAME[name].path]
+        per = instructions.PER[instructions.BY_NAME[name].path][1]
         if name not in base:
             new.append(name)
             print(f"{name:<{width}}  {'-':>15}  {now.instructions:>15,}  {'-':>7}  {'-':>10}  "
@@ -225,16 +231,8 @@ def report_instructions(base: Dict[str, Count], work: Dict[str, Count], failed: 
     if failed:
         print(f"\nFAIL: {len(failed)} workload(s) failed on the working tree (see above)", file=sys.stderr)
         return EXIT_SLOWER
-    if slower:
-        print(f"\nFAIL: {len(slower)} workload(s) more than {threshold:g}% more instructions than the base; "
-              "a commit line 'Slower: <workload>: <reason>' accepts one", file=sys.stderr)
-        return EXIT_SLOWER
-    if new and not allow_new:
-        print(f"\nNO BASELINE for {len(new)} workload(s) (new, or failed on the base); "
-              "--allow-new accepts that", file=sys.stderr)
-        return EXIT_NO_BASELINE
-    print(f"\nOK: no workload more than {threshold:g}% more instructions than the base")
-    return EXIT_OK
+    return verdict(slower, new, allow_new, "workload", f"more than {threshold:g}% more instructions",
+                   "; a commit line 'Slower: <workload>: <reason>' accepts one")
 
 
 def count_sides(pythons: Dict[str, Path], names: Sequence[str], script: Path) -> Dict[str, Dict[str, Count]]:

@@ -31,6 +31,7 @@ repetition from a run with two costs three workloads and two start-ups).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -76,32 +77,32 @@ class Workload:
 
 
 PER = {
-    "cpp_perft_bulk": "leaf",
-    "cpp_make_unmake": "leaf",
-    "reference_perft": "leaf",
-    "cpp_perft_on_reference_positions": "leaf",
-    "python_loop_over_cpp": "step",
-    "python_loop_over_reference": "step",
-    "solver": "position",
-    "royal_marriage_survey": "deal",
+    "cpp_perft_bulk": ("C++ bulk perft", "leaf"),
+    "cpp_make_unmake": ("C++ make/unmake", "leaf"),
+    "reference_perft": ("reference perft", "leaf"),
+    "cpp_perft_on_reference_positions": ("C++ perft on the reference's positions", "leaf"),
+    "python_loop_over_cpp": ("Python loop over C++", "step"),
+    "python_loop_over_reference": ("Python loop over reference", "step"),
+    "solver": ("solver", "position"),
+    "royal_marriage_survey": ("Royal Marriage survey", "deal"),
 }
-"""What one node is, per benchmark path (see the module docstring)."""
+"""Per benchmark path: its title, and what one node is (see the module docstring)."""
 
-# The same games, deals and paths as bench/test_bench.py at depths and limits that take
-# 10^7-10^8 instructions. Counts agree with and without bulk counting and with the reference.
+# The same games, deals and paths as bench/test_bench.py, at depths and limits that callgrind
+# counts in seconds (10^6-10^9 instructions). Perft counts agree with and without bulk counting.
 WORKLOADS: List[Workload] = [
     Workload("cpp_perft_bulk", "royal-marriage", (1,), 5, 13300292, quick=True),
     Workload("cpp_perft_bulk", "royal-marriage", (3,), 5, 10985558),
     Workload("cpp_perft_bulk", "germaine", (1,), 5, 20514590, quick=True),
     Workload("cpp_perft_bulk", "germaine", (3,), 5, 11307700),
     Workload("cpp_perft_bulk", "geoffrey", (1,), 10, 7547283, quick=True),
-    Workload("cpp_perft_bulk", "geoffrey", (3,), 13, 2436543),
+    Workload("cpp_perft_bulk", "geoffrey", (3,), 11, 1338808),
     Workload("cpp_make_unmake", "royal-marriage", (1,), 4, 562500, quick=True),
     Workload("cpp_make_unmake", "royal-marriage", (3,), 4, 470064),
     Workload("cpp_make_unmake", "germaine", (1,), 4, 651248, quick=True),
     Workload("cpp_make_unmake", "germaine", (3,), 4, 414024),
     Workload("cpp_make_unmake", "geoffrey", (1,), 8, 539766, quick=True),
-    Workload("cpp_make_unmake", "geoffrey", (3,), 11, 1338808),
+    Workload("cpp_make_unmake", "geoffrey", (3,), 9, 480250),
     Workload("reference_perft", "royal-marriage", (1,), 2, 846),
     Workload("reference_perft", "germaine", (1,), 2, 724),
     Workload("reference_perft", "geoffrey", (1,), 5, 6986),
@@ -113,7 +114,7 @@ WORKLOADS: List[Workload] = [
     Workload("python_loop_over_cpp", "geoffrey", (1,), 5, 6986, quick=True),
     Workload("python_loop_over_reference", "royal-marriage", (1,), 2, 846),
     Workload("python_loop_over_reference", "germaine", (1,), 2, 724),
-    Workload("python_loop_over_reference", "geoffrey", (1,), 5, 6986),
+    Workload("python_loop_over_reference", "geoffrey", (1,), 4, 1428),
     Workload("solver", "royal-marriage", (1, 96), 20000, [("won", 50, 395), ("unknown", 0, 20000)], quick=True),
     Workload("solver", "germaine", (230,), 20000, [("unknown", 43, 20000)], quick=True),
     Workload("solver", "geoffrey", (2, 43), 20000, [("won", 52, 88), ("unknown", 0, 20000)], quick=True),
@@ -181,6 +182,9 @@ def run_children(names: Sequence[str]) -> None:
     alive (blocked, so counting nothing) until all have run, so valgrind gives
     thread k + 2 to workload k and reuses no thread id.
     """
+    # No forced GIL hand-over (its timing is the wall clock's): a thread waiting for the GIL gets it
+    # only when the holder blocks, so each workload runs through without a switch.
+    sys.setswitchinterval(3600)
     threads: List[Tuple[threading.Thread, threading.Event]] = []
     for name in names:
         w = BY_NAME[name]
@@ -205,6 +209,10 @@ def run_children(names: Sequence[str]) -> None:
             finished.set()
             release.wait()
 
+        # The garbage collector's passes in the job then scan only the job's own objects, not what
+        # earlier workloads and imports left (which would make a count depend on its neighbours).
+        gc.collect()
+        gc.freeze()
         thread = threading.Thread(target=target, name=name)
         thread.start()
         finished.wait()
@@ -308,6 +316,21 @@ def instructions_per_node(python: Optional[Path] = None) -> Dict[str, Dict[str, 
     return table
 
 
+def markdown_table(per_node: Dict[str, Dict[str, float]], titles: Dict[str, str]) -> str:
+    """``instructions_per_node()``'s figures as Markdown: a row per game (``titles``: id -> title), a
+    column per benchmark path, and a line under the table saying what a node is and how they were counted."""
+    lines = ["| game | " + " | ".join(title for title, _ in PER.values()) + " |", "|" + "---|" * (len(PER) + 1)]
+    for game, title in titles.items():
+        figures = [per_node.get(path, {}).get(game) for path in PER]
+        cells = ["-" if f is None else f"{f:,.1f}" if f < 100 else f"{f:,.0f}" for f in figures]
+        lines.append(f"| {title} | " + " | ".join(cells) + " |")
+    nodes = "; ".join(f"{title}: a {node}" for title, node in PER.values())
+    lines += ["", "Instructions per node, counted by valgrind --tool=callgrind in the workload's thread alone "
+              f"(bench/instructions.py). A node is, per column: {nodes} (a step is a move played). "
+              "Counts depend on the build and its libraries, not on the machine's load or clock."]
+    return "\n".join(lines)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Count workloads on this interpreter's build and print instructions per node; returns the exit code."""
     parser = argparse.ArgumentParser(description="Instructions per node of the benchmark workloads (callgrind).")
@@ -327,7 +350,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if isinstance(c, str):
             print(f"{name:<60} FAILED: {c}")
         else:
-            print(f"{name:<60} {c.instructions:>15,} {c.per_node:>12,.1f} per {PER[BY_NAME[name].path]}")
+            print(f"{name:<60} {c.instructions:>15,} {c.per_node:>12,.1f} per {PER[BY_NAME[name].path][1]}")
     return 1 if any(isinstance(c, str) for c in counts.values()) else 0
 
 

@@ -116,3 +116,15 @@ def test_without_valgrind_one_clear_line_and_a_failure(tmp_path: Path, script: s
     assert result.stdout == ""
     (line,) = result.stderr.splitlines()
     assert "valgrind is not on PATH" in line and "apt-get install valgrind" in line
+
+
+def test_markdown_table_puts_each_figure_in_its_game_row_and_path_column() -> None:
+    titles = {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move"}
+    text = instructions.markdown_table({"solver": {"germaine": 4106.14}, "cpp_perft_bulk": {"germaine": 2.94}},
+                                       titles)
+    header, rule, royal, germaine = text.splitlines()[:4]
+    columns = [c.strip() for c in header.strip("|").split("|")]
+    cells = [c.strip() for c in germaine.strip("|").split("|")]
+    assert cells[0] == "Germaine 2-Move" and len(cells) == len(columns) == len(instructions.PER) + 1
+    assert cells[columns.index("solver")] == "4,106" and cells[columns.index("C++ bulk perft")] == "2.9"
+    assert set(royal.strip("|").split("|")[1:]) == {" - "}
