@@ -36,6 +36,7 @@ import argparse
 import gc
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -266,9 +267,12 @@ def count_all(python: Path, names: Sequence[str], script: Path = Path(__file__))
         raise CountError(VALGRIND_MISSING)
     with tempfile.TemporaryDirectory(prefix="patience-callgrind-") as tmp:
         prefix = Path(tmp) / "callgrind.out"
-        # A fixed hash seed: str hashing, and so dict probing, is the same on every run.
+        # A fixed hash seed, and (setarch -R) no address randomisation: str hashing, and hashing by
+        # address (object ids, pybind11's instance map), probe tables alike on every run.
         env = {**os.environ, "PYTHONHASHSEED": "0"}
-        cmd = [valgrind, "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={prefix}",
+        setarch = shutil.which("setarch")
+        fixed_addresses = [setarch, platform.machine(), "-R"] if setarch else []
+        cmd = [*fixed_addresses, valgrind, "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={prefix}",
                str(python), str(script.resolve()), "--child", *names]
         child = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=script.resolve().parent)
         lines = [json.loads(line) for line in child.stdout.splitlines() if line.startswith("{")]
