@@ -70,7 +70,7 @@ class Workload:
 
     @property
     def name(self) -> str:
-        """The workload's name, e.g. ``cpp_perft_bulk[germaine-deal1-depth4]`` (no spaces, no colon)."""
+        """The workload's name, e.g. ``cpp_perft_bulk[germaine-deal1-depth5]`` (no spaces, no colon)."""
         if self.path == "solver":
             return f"solver[{self.game}-deals{'-'.join(map(str, self.deals))}-limit{self.size}]"
         if self.path == "royal_marriage_survey":
