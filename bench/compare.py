@@ -116,12 +116,12 @@ def export_working_tree(dest: Path) -> None:
 def build_venv(source: Path, venv: Path, lean: bool = False) -> Path:
     """Install ``source`` with its test extras into a new venv at ``venv``; returns its python.
 
-    ``lean``: only the package and pytest (all ``bench/instructions.py`` imports), a quicker install.
+    ``lean``: the package alone (all ``bench/instructions.py`` imports), a quicker install.
     """
     if _run([sys.executable, "-m", "venv", venv], source) != 0:
         raise CompareError(f"could not create a venv at {venv}")
     python = venv / "bin" / "python"
-    packages = [str(source), "pytest"] if lean else [f"{source}[test]"]
+    packages = [str(source)] if lean else [f"{source}[test]"]
     if _run([python, "-m", "pip", "install", "--quiet", *packages], source) != 0:
         raise CompareError(f"building {source} failed (see pip's output above)")
     return python
