@@ -131,10 +131,11 @@ SOLVER_TABLE_BYTES = 1 << 24
 
 
 def python_walk(state: Any, depth: int) -> int:
-    """bench/test_bench.py's perft written in Python over the public API; returns the leaves at ``depth``.
+    """Perft written in Python over the public API (``legal_moves``, ``play``, ``undo``): the leaves at ``depth``.
 
-    Restated, not imported: test_bench.py imports modules of the working tree's package that an
-    older build lacks, and this script must run on any revision's build.
+    Works on either implementation's positions and leaves ``state`` as it found it. It lives here,
+    not in test_bench.py, because this script must run on any revision's build and test_bench.py
+    imports modules an older build lacks; test_bench.py imports it from here.
     """
     if depth == 0:
         return 1
