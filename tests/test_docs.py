@@ -107,18 +107,17 @@ def broken_references(text: str) -> List[str]:
 def broken_links(page: Path) -> List[str]:
     """Why each relative link of a Markdown page does not resolve, anchors included."""
     problems = []
-    for line in prose_lines(page.read_text(encoding="utf-8")):
-        line = re.sub(r"`[^`]*`", "", line)
-        for match in LINK.finditer(line):
-            target = match.group(1) or match.group(2)
-            if re.match(r"[a-z][a-z0-9+.-]*:", target):
-                continue  # http:, https:, mailto:
-            path, _, anchor = target.partition("#")
-            resolved = (page.parent / path).resolve() if path else page
-            if not resolved.exists():
-                problems.append(f"{target}: no such file")
-            elif anchor and resolved.suffix == ".md" and anchor not in {slug(h) for h in headings(resolved)}:
-                problems.append(f"{target}: no section with anchor {anchor!r}")
+    prose = re.sub(r"`[^`]*`", "", "\n".join(prose_lines(page.read_text(encoding="utf-8"))))
+    for match in LINK.finditer(prose):  # a link's text may be wrapped over lines
+        target = match.group(1) or match.group(2)
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):
+            continue  # http:, https:, mailto:
+        path, _, anchor = target.partition("#")
+        resolved = (page.parent / path).resolve() if path else page
+        if not resolved.exists():
+            problems.append(f"{target}: no such file")
+        elif anchor and resolved.suffix == ".md" and anchor not in {slug(h) for h in headings(resolved)}:
+            problems.append(f"{target}: no section with anchor {anchor!r}")
     return problems
 
 
@@ -190,7 +189,7 @@ def test_a_broken_link_is_reported(tmp_path: Path) -> None:
     (tmp_path / "here.md").write_text("# Here\n\n## A section\n", encoding="utf-8")
     page = tmp_path / "page.md"
     page.write_text("[ok](here.md#a-section) [web](https://example.org/x) `[code](nowhere.md)`\n"
-                    "[gone](nowhere.md) [bad anchor](here.md#no-such)\n", encoding="utf-8")
+                    "[gone](nowhere.md) [bad\nanchor](here.md#no-such)\n", encoding="utf-8")
     assert broken_links(page) == ["nowhere.md: no such file", "here.md#no-such: no section with anchor 'no-such'"]
 
 

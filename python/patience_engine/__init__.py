@@ -3,7 +3,7 @@
 ``RoyalMarriage``, ``Germaine`` and ``Geoffrey`` are the C++ engine (the
 compiled extension ``patience_engine._core``); ``patience_engine.reference``
 holds pure-Python classes of the same names and behaviour. The rules, numbered
-deals, text formats and move notation are restated in the README.
+deals, text formats and move notation are in docs/rules.md.
 
 >>> from patience_engine import RoyalMarriage, perft
 >>> row = RoyalMarriage.from_text("QH 3C 9D 2S 3S KH")
