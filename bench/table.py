@@ -3,8 +3,8 @@
 Run ``python bench/table.py`` with an optimised build installed (about a
 minute); ``python bench/table.py --write docs/results.md`` also puts the
 table in place of the one between the file's ``<!-- bench/table.py -->`` and
-``<!-- end bench/table.py -->`` lines. It times the workloads of ``bench/test_bench.py``, asserting each
-count, and prints millions of nodes (perft leaves) per second for: C++ perft
+``<!-- end bench/table.py -->`` lines. It times the workloads of
+``bench/test_bench.py``, asserting each count, and prints millions of nodes (perft leaves) per second for: C++ perft
 with bulk counting, the C++ make/unmake walk, the reference's perft, a loop
 written in Python over the C++ API, the same loop over the reference, and
 the solver (positions expanded per second) under a node limit; under the

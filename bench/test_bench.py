@@ -14,60 +14,80 @@ README's performance table from the same workloads.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Tuple
 
 import pytest
 
 import patience_engine
 from patience_engine import reference
+from patience_engine.games import REGISTRY
 
 Workload = Tuple[str, int, int, int]
 """(game, deal, depth, leaves): perft of numbered deal ``deal`` to ``depth`` is ``leaves``."""
+Walk = Tuple[int, int, int]
+"""(deal, depth, leaves) of one game."""
+SolverWorkload = Tuple[str, Tuple[int, ...], int, bool, List[Tuple[str, int]]]
+"""(game, deals, node limit, pruning, [(status, nodes) per deal])."""
+
+
+class GameBench(NamedTuple):
+    """One game's workloads, each with the result it must give."""
+
+    perft_bulk: Tuple[Walk, ...]
+    """C++ perft with bulk counting."""
+    make_unmake: Tuple[Walk, ...]
+    """C++ perft making and unmaking every move."""
+    reference: Walk
+    """The pure-Python reference's perft (and C++ on the same position)."""
+    python_loop: Walk
+    """A perft loop written in Python over each implementation."""
+    solver: Tuple[Tuple[int, ...], int, bool, List[Tuple[str, int]]]
+    """(deals, node limit, pruning, [(status, nodes) per deal]) of the C++ solver."""
+
 
 # Depths chosen so one round takes about 0.1-1 s on an optimised build. Deal 1
 # has bushy trees in every game; Geoffrey deal 3 is narrow (few leaves per
 # interior node), so it weighs the make/unmake path rather than the counting.
 # Every count was computed both with and without bulk counting and agreed.
-CPP_PERFT_BULK: List[Workload] = [
-    ("royal-marriage", 1, 6, 297321615),
-    ("royal-marriage", 3, 6, 245025199),
-    ("germaine", 1, 6, 658221497),
-    ("germaine", 3, 6, 312498652),
-    ("geoffrey", 1, 11, 27201807),
-    ("geoffrey", 3, 14, 2754747),
-]
-CPP_MAKE_UNMAKE: List[Workload] = [
-    ("royal-marriage", 1, 5, 13300292),
-    ("royal-marriage", 3, 5, 10985558),
-    ("germaine", 1, 5, 20514590),
-    ("germaine", 3, 5, 11307700),
-    ("geoffrey", 1, 10, 7547283),
-    ("geoffrey", 3, 13, 2436543),
-]
-# The pure-Python reference at depths it walks in about 0.2-0.3 s; the counts
-# equal the C++ engine's (and rules.md's check values where those reach).
-REFERENCE_PERFT: List[Workload] = [
-    ("royal-marriage", 1, 4, 562500),
-    ("germaine", 1, 4, 651248),
-    ("geoffrey", 1, 7, 135171),
-]
-# A loop written in Python makes every move through the public API, so it
-# walks one depth less than the reference's own perft for about the same time.
-PYTHON_LOOP: List[Workload] = [
-    ("royal-marriage", 1, 3, 22464),
-    ("germaine", 1, 3, 21265),
-    ("geoffrey", 1, 6, 31802),
-]
+# The reference walks its depth in about 0.2-0.3 s; the counts equal the C++
+# engine's (and docs/rules.md "Check values" where those reach). A loop written
+# in Python makes every move through the public API, so it walks one depth less
+# than the reference's own perft for about the same time.
+# The solver under a node limit is deterministic. Mostly deals that take it 10^5 nodes or more,
+# so the figure is search speed rather than set-up. Royal Marriage runs without its pruning rule:
+# with it the row analysis settles a deal in a few dozen nodes, so only the plain search shows
+# the search's speed.
+BENCH: Dict[str, GameBench] = {
+    "royal-marriage": GameBench(
+        perft_bulk=((1, 6, 297321615), (3, 6, 245025199)),
+        make_unmake=((1, 5, 13300292), (3, 5, 10985558)),
+        reference=(1, 4, 562500),
+        python_loop=(1, 3, 22464),
+        solver=((1, 96, 97), 1_000_000, False, [("won", 395), ("won", 218934), ("won", 209182)]),
+    ),
+    "germaine": GameBench(
+        perft_bulk=((1, 6, 658221497), (3, 6, 312498652)),
+        make_unmake=((1, 5, 20514590), (3, 5, 11307700)),
+        reference=(1, 4, 651248),
+        python_loop=(1, 3, 21265),
+        solver=((230, 262), 500_000, True, [("unknown", 500000), ("unknown", 500000)]),
+    ),
+    "geoffrey": GameBench(
+        perft_bulk=((1, 11, 27201807), (3, 14, 2754747)),
+        make_unmake=((1, 10, 7547283), (3, 13, 2436543)),
+        reference=(1, 7, 135171),
+        python_loop=(1, 6, 31802),
+        solver=((2, 43, 92, 98), 1_000_000, True,
+                [("won", 88), ("lost", 134717), ("lost", 102112), ("lost", 96735)]),
+    ),
+}
+"""Every game of ``games.REGISTRY`` by command-line name (a game missing here fails at import)."""
 
-# (game, deals, node limit, pruning, [(status, nodes) per deal]): the solver under a node limit
-# is deterministic. Mostly deals that take it 10^5 nodes or more, so the figure is search speed
-# rather than set-up. Royal Marriage runs without its pruning rule: with it the row analysis
-# settles a deal in a few dozen nodes, so only the plain search shows the search's speed.
-SOLVER: List[Tuple[str, Tuple[int, ...], int, bool, List[Tuple[str, int]]]] = [
-    ("royal-marriage", (1, 96, 97), 1_000_000, False, [("won", 395), ("won", 218934), ("won", 209182)]),
-    ("germaine", (230, 262), 500_000, True, [("unknown", 500000), ("unknown", 500000)]),
-    ("geoffrey", (2, 43, 92, 98), 1_000_000, True, [("won", 88), ("lost", 134717), ("lost", 102112), ("lost", 96735)]),
-]
+CPP_PERFT_BULK: List[Workload] = [(game, *w) for game in REGISTRY for w in BENCH[game].perft_bulk]
+CPP_MAKE_UNMAKE: List[Workload] = [(game, *w) for game in REGISTRY for w in BENCH[game].make_unmake]
+REFERENCE_PERFT: List[Workload] = [(game, *BENCH[game].reference) for game in REGISTRY]
+PYTHON_LOOP: List[Workload] = [(game, *BENCH[game].python_loop) for game in REGISTRY]
+SOLVER: List[SolverWorkload] = [(game, *BENCH[game].solver) for game in REGISTRY]
 # Royal Marriage as a survey solves it (default solve): deals 1..ROYAL_MARRIAGE_DEALS, every one
 # settled; (won, lost) over them. The figure is deals per second.
 ROYAL_MARRIAGE_DEALS = 500
@@ -110,7 +130,7 @@ def solve_all(game: str, deals: Tuple[int, ...], node_limit: int, pruning: bool 
     results = []
     for deal in deals:
         solution = patience_engine.solve(
-            patience_engine.GAMES[game].deal(deal), node_limit=node_limit, table_bytes=SOLVER_TABLE_BYTES,
+            REGISTRY[game].cpp.deal(deal), node_limit=node_limit, table_bytes=SOLVER_TABLE_BYTES,
             pruning=pruning,
         )
         results.append((solution.status, solution.nodes))
@@ -143,38 +163,38 @@ def record(benchmark: Any, nodes: int) -> None:
 
 @pytest.mark.parametrize("game, deal, depth, leaves", CPP_PERFT_BULK, ids=_ids(CPP_PERFT_BULK))
 def test_cpp_perft_bulk(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
-    state = patience_engine.GAMES[game].deal(deal)
+    state = REGISTRY[game].cpp.deal(deal)
     run(benchmark, lambda: patience_engine.perft(state, depth), leaves, CPP_ROUNDS)
 
 
 @pytest.mark.parametrize("game, deal, depth, leaves", CPP_MAKE_UNMAKE, ids=_ids(CPP_MAKE_UNMAKE))
 def test_cpp_make_unmake(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
-    state = patience_engine.GAMES[game].deal(deal)
+    state = REGISTRY[game].cpp.deal(deal)
     run(benchmark, lambda: patience_engine.perft(state, depth, bulk=False), leaves, CPP_ROUNDS)
 
 
 @pytest.mark.parametrize("game, deal, depth, leaves", REFERENCE_PERFT, ids=_ids(REFERENCE_PERFT))
 def test_reference_perft(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
-    state = reference.GAMES[game].deal(deal)
+    state = REGISTRY[game].reference.deal(deal)
     run(benchmark, lambda: reference.perft(state, depth), leaves, REFERENCE_ROUNDS)
 
 
 @pytest.mark.parametrize("game, deal, depth, leaves", REFERENCE_PERFT, ids=_ids(REFERENCE_PERFT))
 def test_cpp_perft_on_reference_positions(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
     """C++ bulk perft where test_reference_perft runs: the two minima's ratio is C++ / reference."""
-    state = patience_engine.GAMES[game].deal(deal)
+    state = REGISTRY[game].cpp.deal(deal)
     run(benchmark, lambda: patience_engine.perft(state, depth), leaves, CPP_ON_REFERENCE_POSITIONS_ROUNDS)
 
 
 @pytest.mark.parametrize("game, deal, depth, leaves", PYTHON_LOOP, ids=_ids(PYTHON_LOOP))
 def test_python_loop_over_cpp(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
-    state = patience_engine.GAMES[game].deal(deal)
+    state = REGISTRY[game].cpp.deal(deal)
     run(benchmark, lambda: python_walk(state, depth), leaves, PYTHON_LOOP_OVER_CPP_ROUNDS)
 
 
 @pytest.mark.parametrize("game, deal, depth, leaves", PYTHON_LOOP, ids=_ids(PYTHON_LOOP))
 def test_python_loop_over_reference(benchmark: Any, game: str, deal: int, depth: int, leaves: int) -> None:
-    state = reference.GAMES[game].deal(deal)
+    state = REGISTRY[game].reference.deal(deal)
     run(benchmark, lambda: python_walk(state, depth), leaves, REFERENCE_ROUNDS)
 
 

@@ -5,21 +5,16 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
-from typing import Any, Callable, Dict, List, NamedTuple, Tuple
+from typing import Any, Callable, List, NamedTuple
 
 import pytest
 
-import patience_engine
-from patience_engine import reference
+from patience_engine.games import PERFT, REGISTRY
 
-GAME_NAMES = ["royal-marriage", "germaine", "geoffrey"]
+GAME_NAMES = list(REGISTRY)
 # The one Germaine deal of 1-1000 where the solver found no one-card finish in 10^7 nodes (the
 # README's survey; it finds one after about 1.9 * 10^8): unknown under every limit the tests set.
 HARD_GERMAINE_DEAL = 890
-IMPLS: Dict[str, Tuple[Dict[str, Any], Callable[[Any, int], int]]] = {
-    "cpp": (patience_engine.GAMES, patience_engine.perft),
-    "reference": (reference.GAMES, reference.perft),
-}
 
 
 @pytest.fixture(params=GAME_NAMES)
@@ -28,7 +23,7 @@ def game(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture(params=list(IMPLS))
+@pytest.fixture(params=list(PERFT))
 def impl(request: pytest.FixtureRequest) -> str:
     """Each implementation's name: 'cpp' or 'reference'."""
     return str(request.param)
@@ -36,12 +31,12 @@ def impl(request: pytest.FixtureRequest) -> str:
 
 def game_class(impl: str, game: str) -> Any:
     """The position class of a game in one implementation."""
-    return IMPLS[impl][0][game]
+    return REGISTRY[game].implementation(impl)
 
 
 def perft_of(impl: str) -> Callable[[Any, int], int]:
     """The perft function of one implementation."""
-    return IMPLS[impl][1]
+    return PERFT[impl]
 
 
 def sorted_moves(state: Any) -> list:

@@ -11,8 +11,8 @@ from typing import Dict, List
 
 import pytest
 
-from patience_engine import reference
 from conftest import HARD_GERMAINE_DEAL, interrupt_after_first_line
+from patience_engine import reference
 from patience_engine.cli import main
 from test_rules import GERMAINE_DEAL_1
 
@@ -112,7 +112,8 @@ def test_solve_bad_arguments_exit_2(argv: List[str], capsys: pytest.CaptureFixtu
 
 
 def test_solve_ctrl_c_exits_130_and_shows_what_it_found() -> None:
-    result = interrupt_after_first_line([sys.executable, "-m", "patience_engine.cli", "solve", "germaine", str(HARD_GERMAINE_DEAL)], 0.3)
+    result = interrupt_after_first_line(
+        [sys.executable, "-m", "patience_engine.cli", "solve", "germaine", str(HARD_GERMAINE_DEAL)], 0.3)
     assert result.code == 130 and result.stderr == "interrupted\n"
     assert "status   unknown\nmoves    " in result.stdout and "\nnodes/s  " in result.stdout
 
@@ -229,7 +230,7 @@ def test_perft_times_a_quick_call_by_the_fastest_of_its_repeats(monkeypatch: pyt
         clock[0] += next(durations)
         return 7
 
-    monkeypatch.setitem(cli.IMPLEMENTATIONS, "cpp", (cli.IMPLEMENTATIONS["cpp"][0], fake_perft))
+    monkeypatch.setitem(cli.PERFT, "cpp", fake_perft)
     monkeypatch.setattr(cli, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
     count, seconds = cli._timed_perft("cpp", None, 2, "cpp depth 2", split=False)
     # 0.004 + 0.002 + 0.003 + 0.004 * 11 passes 0.05 s at the 14th call.

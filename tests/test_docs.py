@@ -32,7 +32,8 @@ README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
 MODULES = sorted(
-    info.name for info in pkgutil.walk_packages(patience_engine.__path__, "patience_engine.") if info.name != "patience_engine._core"
+    info.name for info in pkgutil.walk_packages(patience_engine.__path__, "patience_engine.")
+    if info.name != "patience_engine._core"
 ) + ["patience_engine"]
 
 # Directories that hold no source of the project: tools, builds and generated pages.

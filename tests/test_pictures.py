@@ -15,10 +15,9 @@ from typing import Any, List
 
 import pytest
 
+from conftest import game_class
 from patience_engine import cli, draw
 from patience_engine.viewer import solution_html
-
-from conftest import game_class
 
 SVG = "{http://www.w3.org/2000/svg}"
 

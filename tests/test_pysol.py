@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from patience_engine import cli
-from patience_engine.reference import pysol
-
 from conftest import game_class
+from patience_engine import cli
+from patience_engine.games import REGISTRY
+from patience_engine.reference import pysol
 
 ROYAL_MARRIAGE_1 = (
     "QH JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC 3H 2S KS 9D QD JS AS AH 3C "
@@ -24,7 +24,7 @@ GEOFFREY_1 = [
     "(7C) (KH) (AH) (4D) JH 8C",
     "(5H) (3H) (3C) (7S) 7D TC",
 ]
-PYSOL_GAMES = ["royal-marriage", "geoffrey"]
+PYSOL_GAMES = [name for name, info in REGISTRY.items() if info.pysol_id is not None]
 
 
 def test_royal_marriage_1_is_pysolfc_layout(impl: str) -> None:

@@ -1,4 +1,4 @@
-"""Each rule of rules.md from a small hand-worked position, on both implementations."""
+"""Each rule of docs/rules.md from a small hand-worked position, on both implementations."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from conftest import game_class, perft_of, sorted_moves
 from patience_engine import IllegalMoveError
 
-# rules.md "Check values": the texts of three numbered deals.
+# docs/rules.md "Check values": the texts of three numbered deals.
 GERMAINE_DEAL_1 = """\
 7D 9C 4D 8H 8D 5S JD 6D 9S JC 5D KD 3C
 2D JH 5H 7H 4H 2C AD 6S KC KH TH TS JS

@@ -11,10 +11,11 @@ import pytest
 
 from patience_engine import GAMES, perft, reference
 from patience_engine.cli import main
-from patience_engine.signature import PERFT_DEPTHS, digest, perft_positions, signature
+from patience_engine.games import REGISTRY
+from patience_engine.signature import digest, perft_positions, signature
 
 # (game, deal, depth) -> leaves. Every count agreed with and without bulk
-# counting when pinned; the shallow ones are rules.md's check values.
+# counting when pinned; the shallow ones are docs/rules.md "Check values".
 PINNED = {
     ("royal-marriage", 1, 3): 22464,
     ("royal-marriage", 1, 5): 13300292,
@@ -50,7 +51,7 @@ EXPECTED_LINES = [
     *(f"perft {game} deal {deal} depth {depth}: {count}" for (game, deal, depth), count in PINNED.items()),
     *PINNED_SOLVES,
 ]
-SHALLOW = [(game, deal, depth) for game, deal, depth in PINNED if depth == PERFT_DEPTHS[game][0]]
+SHALLOW = [(game, deal, depth) for game, deal, depth in PINNED if depth == REGISTRY[game].signature_depths[0]]
 
 
 def test_signature_is_pinned() -> None:

@@ -147,7 +147,8 @@ def test_germaine_best_score_is_the_exhaustive_best(seed: int) -> None:
     best = exhaustive_best(reference.Germaine.from_text(text))
     for table_bytes in TABLES:
         for pruning in (True, False):
-            solution = solve(patience_engine.Germaine.from_text(text), node_limit=500_000, table_bytes=table_bytes, pruning=pruning)
+            solution = solve(patience_engine.Germaine.from_text(text), node_limit=500_000, table_bytes=table_bytes,
+                             pruning=pruning)
             # Without a table slides make the search long; the proven verdicts must agree.
             assert solution.proven or not table_bytes, (table_bytes, pruning)
             if not solution.proven:
@@ -164,7 +165,8 @@ def test_numbered_deals_resolve_alike_across_tables_and_pruning(game: str) -> No
         verdicts = set()
         for table_bytes in TABLES:
             for pruning in (True, False):
-                solution = solve(patience_engine.GAMES[game].deal(n), node_limit=300_000, table_bytes=table_bytes, pruning=pruning)
+                solution = solve(patience_engine.GAMES[game].deal(n), node_limit=300_000, table_bytes=table_bytes,
+                                 pruning=pruning)
                 if solution.status != "unknown":
                     verdicts.add(solution.status)
                 if solution.status == "won":
@@ -205,7 +207,8 @@ def test_royal_marriage_row_analysis_agrees_with_exhaustive_reference_search() -
     for _ in range(300):
         text = random_row(rng, 11)
         verdicts.append(exhaustive_win(reference.RoyalMarriage.from_text(text)))
-        assert solve(patience_engine.RoyalMarriage.from_text(text), table_bytes=0).status == ("won" if verdicts[-1] else "lost"), text
+        expected = "won" if verdicts[-1] else "lost"
+        assert solve(patience_engine.RoyalMarriage.from_text(text), table_bytes=0).status == expected, text
     assert 30 < sum(verdicts) < 270
 
 
@@ -303,20 +306,45 @@ def test_solution_text_and_fields() -> None:
     [
         {"node_limit": 0},
         {"node_limit": -5},
-        {"node_limit": 1.5},
-        {"node_limit": True},
         {"time_limit": 0},
         {"time_limit": -1.0},
         {"time_limit": float("nan")},
         {"time_limit": float("inf")},
-        {"time_limit": "1"},
         {"table_bytes": -1},
-        {"table_bytes": 1.0},
+        {"table_bytes": 1 << 64},
     ],
 )
-def test_bad_limits_raise_value_error(kwargs: Dict[str, Any]) -> None:
-    with pytest.raises(ValueError):
+def test_limits_out_of_range_raise_value_error(kwargs: Dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="must be"):
         solve(patience_engine.RoyalMarriage.deal(1), **kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"node_limit": 1.5},
+        {"node_limit": True},
+        {"node_limit": "10"},
+        {"time_limit": "1"},
+        {"time_limit": False},
+        {"table_bytes": 1.0},
+        {"table_bytes": None},
+    ],
+)
+def test_limits_of_the_wrong_type_raise_type_error(kwargs: Dict[str, Any]) -> None:
+    with pytest.raises(TypeError, match="must be"):
+        solve(patience_engine.RoyalMarriage.deal(1), **kwargs)
+
+
+@pytest.mark.parametrize("bad, error", [(1.5, TypeError), (True, TypeError), ("1", TypeError), (-1, ValueError)])
+def test_deal_numbers_and_node_limits_follow_one_rule(bad: Any, error: type) -> None:
+    # The rule of patience_engine.limits: a non-int is a TypeError, an int out of range a ValueError,
+    # alike for a deal number (both implementations) and the solver's node limit.
+    for make in (patience_engine.RoyalMarriage.deal, reference.RoyalMarriage.deal):
+        with pytest.raises(error):
+            make(bad)
+    with pytest.raises(error):
+        solve(patience_engine.RoyalMarriage.deal(1), node_limit=bad)
 
 
 def test_reference_positions_are_refused() -> None:

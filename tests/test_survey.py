@@ -14,11 +14,11 @@ from typing import Any, Dict, Iterator, List, Set, Tuple
 
 import pytest
 
-from patience_engine import survey
-from patience_engine.signature import engine_version
-from patience_engine.cli import main
-from patience_engine.survey import Row, SurveyFileError
 from conftest import child_defaults
+from patience_engine import survey
+from patience_engine.cli import main
+from patience_engine.signature import engine_version
+from patience_engine.survey import Row, SurveyFileError
 
 # Small limits keep every deal quick; the rows still mix won, lost and unknown.
 NODE_LIMIT = 3000
@@ -160,7 +160,7 @@ def test_rows_are_the_solver_results_and_a_rerun_skips_them(tmp_path: Path, monk
         solved.append(deal)
         return real(game, deal, node_limit, table_bytes)
 
-    monkeypatch.setattr(survey, "solve_deal", recording)
+    monkeypatch.setattr(survey.execution, "solve_deal", recording)
     second = survey.run_survey("royal-marriage", range(4, 9), db=str(db), jobs=1, **SETTINGS)
     assert (second.solved, second.skipped, solved) == (2, 3, [7, 8])
     assert survey.read_rows(str(db))[:6] == rows, "done rows are left as they were"
@@ -440,7 +440,7 @@ def test_a_survey_of_the_widest_range_runs(tmp_path: Path, monkeypatch: pytest.M
             raise KeyboardInterrupt
         return real(game, deal, node_limit, table_bytes)
 
-    monkeypatch.setattr(survey, "solve_deal", three_then_stop)
+    monkeypatch.setattr(survey.execution, "solve_deal", three_then_stop)
     db = tmp_path / "s.sqlite"
     with pytest.raises(KeyboardInterrupt):
         survey.run_survey("royal-marriage", range(0, 1 << 63), db=str(db), jobs=1, **SETTINGS)

@@ -3,7 +3,7 @@
 ``RoyalMarriage``, ``Germaine`` and ``Geoffrey`` are the C++ engine (the
 compiled extension ``patience_engine._core``); ``patience_engine.reference``
 holds pure-Python classes of the same names and behaviour. The rules, numbered
-deals, text formats and move notation are in docs/rules.md.
+deals, text formats and move notation are stated in docs/rules.md.
 
 >>> from patience_engine import RoyalMarriage, perft
 >>> row = RoyalMarriage.from_text("QH 3C 9D 2S 3S KH")
@@ -18,6 +18,7 @@ QH 3C 3S KH
 
 from typing import Any, Dict
 
+from . import draw as _draw
 from ._core import (
     BUILD_TYPE,
     MAX_PERFT_DEPTH,
@@ -31,22 +32,21 @@ from ._core import (
     __version__,
     perft,
 )
-from . import draw as _draw
 from ._errors import IllegalMoveError
-from . import reference as _reference
+from .games import REGISTRY as _REGISTRY
 from .reference import pysol as _pysol
 from .solver import DEFAULT_TABLE_BYTES, Solution, solve
 
-GAMES: Dict[str, Any] = {"royal-marriage": RoyalMarriage, "germaine": Germaine, "geoffrey": Geoffrey}
-"""The C++ game classes by their command-line names."""
+GAMES: Dict[str, Any] = {name: info.cpp for name, info in _REGISTRY.items()}
+"""The C++ game classes by their command-line names (``games.REGISTRY`` has the rest)."""
 
 # PySolFC game numbers and pictures are pure Python, shared with the reference
 # (whose package gives its own classes from_pysol; to_svg is attached here, as
-# the reference imports nothing from outside itself).
-for _game, _cls in GAMES.items():
-    _pysol.install(_cls, _game)
-    _draw.install(_cls)
-    _draw.install(_reference.GAMES[_game])
+# the pictures are drawn by patience_engine.draw, which reads the reference).
+for _info in _REGISTRY.values():
+    _pysol.install(_info.cpp, _info.name)
+    _draw.install(_info.cpp)
+    _draw.install(_info.reference)
 
 __all__ = [
     "BUILD_TYPE",

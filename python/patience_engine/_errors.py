@@ -6,3 +6,7 @@ class IllegalMoveError(ValueError):
 
     Raised by ``play``; the position is left unchanged.
     """
+
+
+class MissingExtraError(ImportError):
+    """An optional dependency (the ``dask`` or ``plot`` extra) is not installed."""

@@ -13,28 +13,19 @@ from __future__ import annotations
 
 import argparse
 import errno
-import math
 import os
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence
 
 from tqdm import tqdm
 
-from . import GAMES, perft
-from . import draw, reference, survey
-from .solver import DEFAULT_TABLE_BYTES, Solution, solve
+from . import draw, limits, reference, signature, survey
+from ._errors import MissingExtraError
+from .games import PERFT, REGISTRY, TITLES
 from .reference import pysol
+from .solver import DEFAULT_TABLE_BYTES, Solution, solve
 from .viewer import solution_html
-from . import signature
-
-GAME_TITLES = {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move", "geoffrey": "Geoffrey"}
-# Depths at which the reference needs a few seconds a game on deal 1 (used by `perft all`).
-DEFAULT_DEPTHS = {"royal-marriage": 5, "germaine": 4, "geoffrey": 8}
-IMPLEMENTATIONS: Dict[str, Tuple[Dict[str, Any], Callable[..., int]]] = {
-    "cpp": (GAMES, perft),
-    "reference": (reference.GAMES, reference.perft),
-}
 
 
 def _int_in(low: int, high: Optional[int], what: str) -> Callable[[str], int]:
@@ -42,29 +33,26 @@ def _int_in(low: int, high: Optional[int], what: str) -> Callable[[str], int]:
 
     def parse(text: str) -> int:
         try:
-            return survey.parse_decimal(text, what, low, high)
+            return limits.parse_decimal(text, what, low, high)
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
 
     return parse
 
 
-_deal_number = _int_in(0, (1 << 64) - 1, "deal number")
+_deal_number = _int_in(0, limits.MAX_DEAL, "deal number")
 _depth = _int_in(1, reference.MAX_PERFT_DEPTH, "depth")
 _jobs = _int_in(1, None, "jobs")
 # Both limits are stored in a survey's SQLite rows (signed 64-bit) and fit the solver's (unsigned 64-bit).
-_node_limit = _int_in(1, survey.MAX_SQLITE_INTEGER, "node limit")
-_table_bytes = _int_in(0, survey.MAX_SQLITE_INTEGER, "table bytes")
+_node_limit = _int_in(1, limits.MAX_SQLITE_INTEGER, "node limit")
+_table_bytes = _int_in(0, limits.MAX_SQLITE_INTEGER, "table bytes")
 
 
 def _time_limit(text: str) -> float:
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"time limit must be a number of seconds, got {text!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"time limit must be a finite number of seconds > 0, got {text!r}")
-    return value
+        return limits.parse_seconds(text, "time limit")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _pysol_number(text: str) -> str:
@@ -88,7 +76,7 @@ def _read_text(path: str) -> str:
 
 def _position(impl: str, game: str, args: argparse.Namespace) -> Any:
     """The start position of one game for one implementation: ``--file``, ``--pysol`` or deal ``N``."""
-    cls = IMPLEMENTATIONS[impl][0][game]
+    cls = REGISTRY[game].implementation(impl)
     if getattr(args, "file", None) is not None:
         if getattr(args, "file_text", None) is None:
             args.file_text = _read_text(args.file)  # read once: stdin cannot be read twice
@@ -112,8 +100,8 @@ def _games(args: argparse.Namespace) -> List[str]:
     if args.game != "all":
         return [args.game]
     if getattr(args, "pysol", None) is not None:
-        return list(pysol.PYSOL_GAME_IDS)
-    return list(GAMES)
+        return _pysol_games()
+    return list(REGISTRY)
 
 
 def _for_terminal(text: str) -> str:
@@ -142,7 +130,7 @@ _REPEAT_FOR = 0.05
 def _timed_perft(impl: str, state: Any, depth: int, label: str, split: bool) -> "tuple[int, float]":
     """perft(state, depth) by one implementation and its seconds; split: one call per root move,
     for a progress bar. Only the perft calls are timed, not the bar or the copies."""
-    count_fn: Callable[[Any, int], int] = IMPLEMENTATIONS[impl][1]
+    count_fn: Callable[[Any, int], int] = PERFT[impl]
     if depth <= 1 or not split:
         start = time.perf_counter()
         count = count_fn(state, depth)
@@ -178,7 +166,7 @@ def _run_perft(game: str, args: argparse.Namespace, depth: int) -> bool:
     impls = ["cpp", "reference"] if args.impl == "both" else [args.impl]
     states = {impl: _position(impl, game, args) for impl in impls}
     source = _source(args)
-    print(f"{GAME_TITLES[game]}, {source}")
+    print(f"{TITLES[game]}, {source}")
     header = ["depth", "nodes"]
     for impl in impls:
         header += [f"{impl} s", f"{impl} nodes/s"]
@@ -214,7 +202,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
     games = _games(args)
     for game in games:
         if len(games) > 1:
-            print(f"# {GAME_TITLES[game]}, {_source(args)}")
+            print(f"# {TITLES[game]}, {_source(args)}")
         print(_for_terminal(_position("cpp", game, args).to_text()))
     return 0
 
@@ -226,7 +214,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     for i, game in enumerate(games):
         if i:
             print()
-        depth = args.depth if args.depth is not None else DEFAULT_DEPTHS[game]
+        depth = args.depth if args.depth is not None else REGISTRY[game].perft_depth
         agree = _run_perft(game, args, depth) and agree
     return 0 if agree else 1
 
@@ -248,14 +236,19 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pysol_games() -> List[str]:
+    """The games PySolFC has, by command-line name."""
+    return [name for name, info in REGISTRY.items() if info.pysol_id is not None]
+
+
 def _add_pysol_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pysol", type=_pysol_number, metavar="P",
-                        help="PySolFC game number P instead of N (royal-marriage, geoffrey; 'ms' prefix allowed)")
+                        help=f"PySolFC game number P instead of N ({', '.join(_pysol_games())}; 'ms' prefix allowed)")
 
 
 def _deal_range(text: str) -> range:
     try:
-        return survey.parse_deal_range(text)
+        return limits.parse_deal_range(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
@@ -292,7 +285,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     state = _position("cpp", args.game, args)
     if args.html is not None:
         _check_page_path(args.html)
-    print(f"{GAME_TITLES[args.game]}, {_source(args)}", flush=True)
+    print(f"{TITLES[args.game]}, {_source(args)}", flush=True)
     try:
         solution = solve(state, node_limit=args.node_limit, time_limit=args.time_limit)
     except KeyboardInterrupt as interrupt:
@@ -311,7 +304,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print()
     _print_solution(solution)
     if args.html is not None:
-        title = f"{GAME_TITLES[args.game]}, {_source(args)}: {solution.status}"
+        title = f"{TITLES[args.game]}, {_source(args)}: {solution.status}"
         page = solution_html(state, solution.moves, title=title)
         with open(args.html, "w", encoding="utf-8") as handle:
             handle.write(page)
@@ -322,10 +315,10 @@ def cmd_survey(args: argparse.Namespace) -> int:
     """``patience survey GAME --deals A-B``: solve a range of deals into an SQLite file, resumably."""
     run = survey.run_survey(args.game, args.deals, db=args.db, jobs=args.jobs, node_limit=args.node_limit,
                             table_bytes=args.table_bytes, scheduler=args.scheduler)
-    print(f"{GAME_TITLES[args.game]}, deals {args.deals.start}-{args.deals.stop - 1}: solved {run.solved:,}, "
+    print(f"{TITLES[args.game]}, deals {args.deals.start}-{args.deals.stop - 1}: solved {run.solved:,}, "
           f"already in {args.db} {run.skipped:,}")
     for game, version, limit, table in run.other_settings:
-        print(f"note: {args.db} also holds {GAME_TITLES[game]} rows of engine {version}, node limit {limit:,}, "
+        print(f"note: {args.db} also holds {TITLES[game]} rows of engine {version}, node limit {limit:,}, "
               f"table {table:,} bytes; they are kept apart", file=sys.stderr)
     return 0
 
@@ -333,9 +326,9 @@ def cmd_survey(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """``patience report FILE``: winnability and solver effort per survey in a survey database."""
     rows = survey.read_rows(args.db)
-    print(survey.format_report(survey.summarize(rows), GAME_TITLES) if rows else f"{args.db}: no rows")
+    print(survey.format_report(survey.summarize(rows), TITLES) if rows else f"{args.db}: no rows")
     if args.plot is not None:
-        survey.plot(rows, args.plot, GAME_TITLES)
+        survey.plot(rows, args.plot, TITLES)
     return 0
 
 
@@ -353,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"patience-engine {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
-    game_choices = [*GAMES, "all"]
+    game_choices = [*REGISTRY, "all"]
 
     deal = sub.add_parser("deal", help="print a numbered deal")
     deal.add_argument("game", choices=game_choices)
@@ -367,7 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="deal number, 0 .. 2**64-1 (default 1)")
     p.add_argument("--depth", type=_depth, default=None,
                    help="deepest depth (default per game: " +
-                   ", ".join(f"{g} {d}" for g, d in DEFAULT_DEPTHS.items()) + ")")
+                   ", ".join(f"{name} {info.perft_depth}" for name, info in REGISTRY.items()) + ")")
     p.add_argument("--impl", choices=["cpp", "reference", "both"], default="cpp",
                    help="which implementation to run; both checks that they agree")
     p.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
@@ -375,7 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_perft, parser=p)
 
     show = sub.add_parser("show", help="draw a position as a picture (SVG or PNG)")
-    show.add_argument("game", choices=list(GAMES))
+    show.add_argument("game", choices=list(REGISTRY))
     show.add_argument("deal", type=_deal_number, metavar="N", nargs="?", help="deal number, 0 .. 2**64-1")
     show.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
     _add_pysol_option(show)
@@ -385,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(func=cmd_show, parser=show)
 
     solve_parser = sub.add_parser("solve", help="solve a deal: won, lost or unknown, with the winning line")
-    solve_parser.add_argument("game", choices=list(GAMES))
+    solve_parser.add_argument("game", choices=list(REGISTRY))
     solve_parser.add_argument("deal", type=_deal_number, metavar="N", nargs="?", help="deal number, 0 .. 2**64-1")
     solve_parser.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
     solve_parser.add_argument("--node-limit", type=_node_limit, metavar="K",
@@ -399,7 +392,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve_parser.set_defaults(func=cmd_solve, parser=solve_parser)
 
     sv = sub.add_parser("survey", help="solve a range of deals into an SQLite file (resumable)")
-    sv.add_argument("game", choices=list(GAMES))
+    sv.add_argument("game", choices=list(REGISTRY))
     sv.add_argument("--deals", type=_deal_range, required=True, metavar="A-B", help="deal numbers A to B inclusive")
     sv.add_argument("--jobs", type=_jobs, metavar="J",
                     help="local worker processes (default: every CPU; 1 solves in this process)")
@@ -448,8 +441,8 @@ def _check_sources(args: argparse.Namespace) -> None:
     elif given != 1:
         names = ["a deal number N", "--pysol P", *(["--file F"] if "file" in args else [])]
         args.parser.error(f"{args.command} needs exactly one of {', '.join(names[:-1])} and {names[-1]}")
-    if args.pysol is not None and args.game == "germaine":
-        args.parser.error("PySolFC has no Germaine 2-Move: --pysol works for royal-marriage and geoffrey")
+    if args.pysol is not None and args.game != "all" and REGISTRY[args.game].pysol_id is None:
+        args.parser.error(f"PySolFC has no {TITLES[args.game]}: --pysol works for {' and '.join(_pysol_games())}")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -475,7 +468,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except (OSError, ValueError, MemoryError, survey.MissingExtraError) as error:
+    except (OSError, ValueError, MemoryError, MissingExtraError) as error:
         print(f"patience: error: {error}", file=sys.stderr)
         return 2
 

@@ -1,8 +1,10 @@
 """Pictures of positions: SVG drawings and coloured terminal text (stdlib only).
 
-Everything here works from a position's ``to_text()`` (rules.md "Text
-formats"), so it serves the C++ engine and the reference alike;
-``install`` gives a game class the method ``to_svg()``.
+A picture reads the position through the reference class: a position of
+either implementation is rebuilt as ``reference.from_text(state.to_text())``
+(docs/rules.md "Text formats") and drawn from its properties, so both
+implementations draw alike; ``install`` gives a game class the method
+``to_svg()``. The drawer of each game is named in ``games.REGISTRY``.
 
 The SVG has one ``<g class="card" data-card="QH">`` element per card that can
 be seen: face-up cards, face-down cards (drawn as backs, class
@@ -21,20 +23,20 @@ cards it moves (class ``moving``) and where they go (class ``target``).
 from __future__ import annotations
 
 import re
-from typing import Any, List, Optional, Sequence, Set, Tuple
+from typing import Any, List, Optional, Sequence, Set
 from xml.sax.saxutils import escape, quoteattr
+
+from .reference import Geoffrey, GeoffreyMove, Germaine, GermaineMove, RoyalMarriage, RoyalMarriageMove
 
 CARD_W, CARD_H = 56, 78
 GAP = 8
 MARGIN = 16
 FAN = 24  # vertical offset between overlapping cards in a Geoffrey column
+RANKS, SUITS = "A23456789TJQK", "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED_SUITS = "DH"
 RED, BLACK = "#c0182a", "#111111"
 _CARD_TOKEN = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
-
-GAME_OF_CLASS = {"RoyalMarriage": "royal-marriage", "Germaine": "germaine", "Geoffrey": "geoffrey"}
-"""Command-line game name by class name (the same in both implementations)."""
 
 _STYLE = """
 .table { fill: #1f6b3a; }
@@ -86,9 +88,10 @@ def _document(width: float, height: float, body: List[str], title: str) -> str:
             + "".join(body) + "</svg>\n")
 
 
-def _royal_marriage(text: str, highlight: Optional[str]) -> str:
-    cards = text.split()
-    moving = set(highlight.split("+")) if highlight else set()
+def royal_marriage_svg(row: RoyalMarriage, highlight: Optional[RoyalMarriageMove]) -> str:
+    """A reference Royal Marriage position as SVG; ``highlight``: a move whose cards are marked."""
+    cards = row.row
+    moving = set(highlight.cards) if highlight is not None else set()
     per_line = 13
     lines = max(1, (len(cards) + per_line - 1) // per_line)
     body = []
@@ -101,27 +104,21 @@ def _royal_marriage(text: str, highlight: Optional[str]) -> str:
     return _document(width, height, body, f"Royal Marriage: a row of {len(cards)} cards")
 
 
-def _germaine(text: str, highlight: Optional[str]) -> str:
-    lines = [line.split() for line in text.strip().splitlines()]
-    grid = [line for line in lines if line and not line[0].startswith("slides")]
-    slides = 0
-    for line in lines:
-        if line and line[0] == "slides:":
-            slides = int(line[1])
-    source = target = ""
-    if highlight:
-        source, target = highlight[:2], highlight[3:5]
+def germaine_svg(grid: Germaine, highlight: Optional[GermaineMove]) -> str:
+    """A reference Germaine 2-Move position as SVG; ``highlight``: a move whose cells are marked."""
+    slides = grid.slides
+    source, target = (highlight.src, highlight.dst) if highlight is not None else ("", "")
     body = []
-    for r, row in enumerate(grid):
-        for c, token in enumerate(row):
+    for r, row in enumerate(grid.grid):
+        for c, card in enumerate(row):
             cell = f"{'abcdefghijklm'[c]}{r + 1}"
             x = MARGIN + c * (CARD_W + GAP)
             y = MARGIN + r * (CARD_H + GAP)
             classes = ["moving"] if cell == source else ["target"] if cell == target else []
-            if token == "--":
+            if card is None:
                 body.append(_empty(x, y, cell, classes, f' data-cell="{cell}"'))
             else:
-                body.append(_card(token, x, y, classes, data=f' data-cell="{cell}"'))
+                body.append(_card(card, x, y, classes, data=f' data-cell="{cell}"'))
     width = 2 * MARGIN + 13 * (CARD_W + GAP) - GAP
     y = MARGIN + 4 * (CARD_H + GAP) + 14
     dots = "".join(
@@ -129,77 +126,70 @@ def _germaine(text: str, highlight: Optional[str]) -> str:
         f'r="7" fill="{"#ffd54a" if i < slides else "none"}" stroke="#ffd54a"/>' for i in range(2))
     body.append(f'<g class="slides" data-slides="{slides}"><text class="label" x="{MARGIN}" y="{y}">'
                 f"slides allowed: {slides}</text>{dots}</g>")
-    return _document(width, y + MARGIN, body, f"Germaine 2-Move: {sum(t != '--' for row in grid for t in row)} "
-                     f"cards, {slides} slides allowed")
+    cards = sum(card is not None for row in grid.grid for card in row)
+    return _document(width, y + MARGIN, body, f"Germaine 2-Move: {cards} cards, {slides} slides allowed")
 
 
-def _geoffrey(text: str, highlight: Optional[str]) -> str:
-    lines = [line.split() for line in text.strip().splitlines() if line.strip()]
-    foundations = {"C": "0", "D": "0", "H": "0", "S": "0"}
-    if lines and lines[0][0].lower().startswith("foundations"):
-        for token in lines.pop(0)[1:]:
-            suit, rank = token.split("-")
-            foundations[suit.upper()] = rank.upper()
-    columns: List[List[Tuple[str, bool]]] = []
-    for line in lines:
-        column = [] if line == ["-"] else [(t.strip("()").upper(), not t.startswith("(")) for t in line]
-        columns.append(column)
+def geoffrey_svg(layout: Geoffrey, highlight: Optional[GeoffreyMove]) -> str:
+    """A reference Geoffrey position as SVG; ``highlight``: a move whose group and target are marked."""
+    columns = layout.tableau
     moving: Set[str] = set()
     target_column: Optional[int] = None
     target_suit = ""
-    match = re.fullmatch(r"(\d):(\w\w)>(\d|F)", highlight or "")
-    if match:
-        source = columns[int(match.group(1)) - 1]
-        names = [card for card, _ in source]
-        moving = set(names[names.index(match.group(2)):]) if match.group(2) in names else set()
-        if match.group(3) == "F":
-            target_suit = match.group(2)[1]
-        else:
-            target_column = int(match.group(3)) - 1
+    if highlight is not None:
+        source = columns[highlight.src - 1]
+        moving = set(source[source.index(highlight.card):]) if highlight.card in source else set()
+        if isinstance(highlight.dst, int):
+            target_column = highlight.dst - 1
+        else:  # "F": the card's foundation
+            target_suit = highlight.card[1]
     body = []
-    for i, suit in enumerate("CDHS"):
+    for i, (suit, rank) in enumerate(zip(SUITS, layout.foundations)):
         x = MARGIN + (4 + i) * (CARD_W + GAP)
-        rank = foundations[suit]
         target = ["target"] if suit == target_suit else []
-        if rank == "0":
+        if rank == 0:
             body.append(_empty(x, MARGIN, SUIT_SYMBOLS[suit], ["foundation", *target]))
         else:
-            body.append(_card(rank + suit, x, MARGIN, ["foundation", *target]))
+            body.append(_card(RANKS[rank - 1] + suit, x, MARGIN, ["foundation", *target]))
     top = MARGIN + CARD_H + 2 * GAP
-    deepest = 0
-    for c, column in enumerate(columns):
+    for c, (column, face_down) in enumerate(zip(columns, layout.face_down)):
         x = MARGIN + c * (CARD_W + GAP)
         if not column:
             body.append(_empty(x, top, "", ["target"] if c == target_column else []))
-        for k, (card, face_up) in enumerate(column):
+        for k, card in enumerate(column):
             classes = []
             if card in moving:
                 classes.append("moving")
             if c == target_column and k == len(column) - 1:
                 classes.append("target")
-            body.append(_card(card, x, top + k * FAN, classes, face_up))
-        deepest = max(deepest, len(column))
+            body.append(_card(card, x, top + k * FAN, classes, face_up=k >= face_down))
+    deepest = max(len(column) for column in columns)
     width = 2 * MARGIN + 8 * (CARD_W + GAP) - GAP
     height = top + max(deepest - 1, 0) * FAN + CARD_H + MARGIN
-    on_foundations = sum(0 if r == "0" else "A23456789TJQK".index(r) + 1 for r in foundations.values())
-    return _document(width, height, body, f"Geoffrey: {on_foundations} cards on the foundations")
-
-
-_DRAWERS = {"royal-marriage": _royal_marriage, "germaine": _germaine, "geoffrey": _geoffrey}
+    return _document(width, height, body, f"Geoffrey: {layout.score} cards on the foundations")
 
 
 def to_svg(game: str, text: str, highlight: Optional[str] = None) -> str:
     """An SVG picture of a position of ``game`` given in the game's text format.
 
-    ``highlight`` is the text of a move legal in the position, marked on the
-    picture. Raises KeyError for an unknown game name.
+    ``text`` is read by the game's reference class (docs/rules.md "Text formats"), so
+    ValueError names the line and token of a bad position. ``highlight`` is the text of a
+    move legal in the position, marked on the picture (ValueError when it is not a move
+    of the game). Raises KeyError for an unknown game name.
     """
-    return _DRAWERS[game](text, highlight)
+    from .games import REGISTRY  # the registry names this module's drawers
+
+    info = REGISTRY[game]
+    reference = info.reference
+    move = reference.parse_move(highlight) if highlight is not None else None
+    return info.picture(reference.from_text(text), move)
 
 
 def game_of(state: Any) -> str:
     """The command-line game name of a position of either implementation; raises KeyError."""
-    return GAME_OF_CLASS[type(state).__name__]
+    from .games import info_of
+
+    return info_of(state).name
 
 
 def install(cls: Any) -> None:

@@ -3,8 +3,9 @@
 Timings are too noisy to show that a change left what the engine computes
 alone; these counts are not. ``signature()`` walks a fixed set of perft
 positions (three numbered deals per game, a shallow and a deep depth each,
-bulk counting) and solves a few deals per game under a node limit (the
-solver is deterministic then), and prints one line per count; the digest is
+``games.GameInfo.signature_depths``, bulk counting) and solves a few deals
+per game (``signature_solve_deals``) under a node limit (the solver is
+deterministic then), and prints one line per count; the digest is
 the SHA-256 of those lines. ``tests/test_signature.py`` pins both, so a change to move
 generation shows up there as a changed count. ``patience bench --signature``
 prints it; it takes well under a second on an optimised build.
@@ -19,14 +20,11 @@ import functools
 import hashlib
 from typing import List, NamedTuple, Tuple
 
-from . import GAMES, __version__, perft, solve
+from . import __version__, perft, solve
+from .games import REGISTRY
 
 PERFT_DEALS = (1, 2, 3)
 """The numbered deals walked for every game."""
-PERFT_DEPTHS = {"royal-marriage": (3, 5), "germaine": (3, 5), "geoffrey": (5, 10)}
-"""Per game: a depth the pure-Python reference walks quickly, and a deeper one for the C++ engine."""
-SOLVE_DEALS = {"royal-marriage": (1, 3), "germaine": (1, 15), "geoffrey": (1, 2, 16)}
-"""The numbered deals solved per game."""
 SOLVE_NODE_LIMIT = 100_000
 """Node limit of every solve."""
 SOLVE_TABLE_BYTES = 1 << 20
@@ -42,13 +40,14 @@ class Signature(NamedTuple):
 
 def perft_positions() -> List[Tuple[str, int, int]]:
     """The (game, deal, depth) triples of the signature, in the order their lines appear."""
-    return [(game, deal, depth) for game, depths in PERFT_DEPTHS.items() for deal in PERFT_DEALS for depth in depths]
+    return [(game, deal, depth) for game, info in REGISTRY.items() for deal in PERFT_DEALS
+            for depth in info.signature_depths]
 
 
 def perft_lines() -> List[str]:
     """One line ``perft GAME deal N depth D: COUNT`` per position, counted by the C++ engine."""
     return [
-        f"perft {game} deal {deal} depth {depth}: {perft(GAMES[game].deal(deal), depth)}"
+        f"perft {game} deal {deal} depth {depth}: {perft(REGISTRY[game].cpp.deal(deal), depth)}"
         for game, deal, depth in perft_positions()
     ]
 
@@ -56,10 +55,11 @@ def perft_lines() -> List[str]:
 def solve_lines() -> List[str]:
     """One line ``solve GAME deal N: STATUS score S nodes K moves M`` per solved deal."""
     lines = []
-    for game, deals in SOLVE_DEALS.items():
-        for deal in deals:
-            sol = solve(GAMES[game].deal(deal), node_limit=SOLVE_NODE_LIMIT, table_bytes=SOLVE_TABLE_BYTES)
-            lines.append(f"solve {game} deal {deal}: {sol.status} score {sol.score} nodes {sol.nodes} moves {len(sol.moves)}")
+    for game, info in REGISTRY.items():
+        for deal in info.signature_solve_deals:
+            sol = solve(info.cpp.deal(deal), node_limit=SOLVE_NODE_LIMIT, table_bytes=SOLVE_TABLE_BYTES)
+            lines.append(f"solve {game} deal {deal}: {sol.status} score {sol.score} nodes {sol.nodes} "
+                         f"moves {len(sol.moves)}")
     return lines
 
 

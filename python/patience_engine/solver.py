@@ -1,7 +1,7 @@
 """Solving a position: ``solve(state) -> Solution``, the C++ search of ``_core.solve``.
 
 Royal Marriage and Geoffrey are won or lost; Germaine 2-Move is played for the
-highest rules.md score, and counts as won when the line leaves one card.
+highest score (docs/rules.md "Germaine 2-Move"), and counts as won when the line leaves one card.
 
 >>> from patience_engine import RoyalMarriage, solve
 >>> solution = solve(RoyalMarriage.from_text("QH 3C 9D 2S 3S KH"))
@@ -15,15 +15,18 @@ highest rules.md score, and counts as won when the line leaves one card.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from typing import Any, List, Literal, Optional, Tuple, Union, cast
 
 from . import _core
+from .games import REGISTRY
+from .limits import MAX_TABLE_BYTES, check_int, check_seconds
 
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size in bytes (64 MiB)."""
+
+_POSITION_CLASSES = tuple(info.cpp for info in REGISTRY.values())
 
 Status = Literal["won", "lost", "unknown"]
 State = Union[_core.RoyalMarriage, _core.Germaine, _core.Geoffrey]
@@ -88,10 +91,9 @@ def solve(
     (``proven`` then says whether the score is the best too). Moves that
     leave the most cards with a near-ranked card within three steps are tried
     first, then those that clear the grid from its ends in towards the middle
-    column. On full deals it finds a one-card finish for 986 of deals
-    1-1000 within a million nodes (757 of them a perfect 64, which is
-    proven best), and has proven no loss: expect ``"won"`` or
-    ``"unknown"`` there, never a ``"lost"`` short of an exhaustive search.
+    column. On full deals expect ``"won"`` or ``"unknown"``, never a
+    ``"lost"`` short of an exhaustive search (the survey figures are in
+    docs/results.md).
 
     ``node_limit``: positions expanded at most (int >= 1, or None for no
     limit; 2**64-1 and past it count as no limit). ``time_limit``: seconds
@@ -103,24 +105,20 @@ def solve(
     attribute holds what the search had found (a ``Solution``, status
     ``"unknown"`` unless already settled).
 
-    Raises ``TypeError`` for a state that is not a C++ game position, and
-    ``ValueError`` for a ``node_limit`` < 1, a ``time_limit`` that is not a
-    positive finite number, or a ``table_bytes`` outside 0 .. 2**64-1;
-    ``MemoryError`` when the table cannot be allocated.
+    Raises ``TypeError`` for a state that is not a C++ game position or a
+    limit of the wrong type (``node_limit`` and ``table_bytes`` not an int,
+    ``time_limit`` not an int or float), and ``ValueError`` for a
+    ``node_limit`` < 1, a ``time_limit`` that is not positive and finite, or
+    a ``table_bytes`` outside 0 .. 2**64-1 (the rules of
+    ``patience_engine.limits``); ``MemoryError`` when the table cannot be
+    allocated.
     """
     if node_limit is not None:
-        if not isinstance(node_limit, int) or isinstance(node_limit, bool):
-            raise ValueError(f"node_limit must be an int >= 1 or None, got {node_limit!r}")
-        if node_limit < 1:
-            raise ValueError(f"node_limit must be >= 1, got {node_limit}")
+        check_int(node_limit, "node_limit", 1)
     if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
-            raise ValueError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
-        if not (time_limit > 0 and math.isfinite(time_limit)):
-            raise ValueError(f"time_limit must be positive and finite, got {time_limit}")
-    if not isinstance(table_bytes, int) or isinstance(table_bytes, bool) or not 0 <= table_bytes < 2**64:
-        raise ValueError(f"table_bytes must be an int in 0 .. 2**64-1, got {table_bytes!r}")
-    if not isinstance(state, (_core.RoyalMarriage, _core.Germaine, _core.Geoffrey)):
+        time_limit = check_seconds(time_limit, "time_limit")
+    check_int(table_bytes, "table_bytes", 0, MAX_TABLE_BYTES)
+    if not isinstance(state, _POSITION_CLASSES):
         raise TypeError(f"solve: expected a patience_engine game position, got {type(state).__name__}")
     node_limit = min(node_limit, 2**64 - 1) if node_limit is not None else None
     start = time.perf_counter()
@@ -131,7 +129,7 @@ def solve(
 
     try:
         return solution(_core.solve(
-            state, node_limit, None if time_limit is None else float(time_limit), table_bytes, pruning
+            state, node_limit, time_limit, table_bytes, pruning
         ))
     except MemoryError:
         # The table is nearly all the memory a search takes; the C++ error says only "std::bad_alloc".

@@ -21,9 +21,8 @@ import json
 from typing import Any, Optional, Sequence
 from xml.sax.saxutils import escape
 
-from .draw import game_of, to_svg
-
-GAME_TITLES = {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move", "geoffrey": "Geoffrey"}
+from .draw import to_svg
+from .games import info_of
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -108,18 +107,18 @@ def solution_html(state: Any, moves: Sequence[Any], title: Optional[str] = None)
     the game's name and the number of moves. Raises IllegalMoveError (a
     ValueError) for a move that is not legal where it is played.
     """
-    game = game_of(state)
+    info = info_of(state)
     position = state.copy()
     texts = [str(move) for move in moves]
     positions = [position.to_text()]
     pictures = []
     for move in texts:
-        pictures.append(to_svg(game, position.to_text(), highlight=move))
+        pictures.append(to_svg(info.name, position.to_text(), highlight=move))
         position.play(move)
         positions.append(position.to_text())
-    pictures.append(to_svg(game, position.to_text()))
+    pictures.append(to_svg(info.name, position.to_text()))
     if title is None:
-        title = f"{GAME_TITLES[game]}: {len(texts)} moves"
+        title = f"{info.title}: {len(texts)} moves"
     items = "".join(f'<li data-step="{i}">{escape(move)}</li>' for i, move in enumerate(texts))
     return _PAGE.format(title=escape(title), steps=len(texts), items=items, positions=_script_json(positions),
                         pictures=_script_json(pictures), moves=_script_json(texts))

@@ -1,13 +1,13 @@
 """Pure-Python reference implementation of the three games (stdlib only).
 
-The readable statement of the rules in ``rules.md``, and the baseline the
+The readable statement of the rules in ``docs/rules.md``, and the baseline the
 C++ engine is checked and timed against: same moves, texts, Zobrist keys,
 scores and perft counts, bit for bit.
 
-- ``RoyalMarriage`` / ``RoyalMarriageMove``: rules.md "Royal Marriage".
-- ``Germaine`` / ``GermaineMove``: rules.md "Germaine 2-Move".
-- ``Geoffrey`` / ``GeoffreyMove``: rules.md "Geoffrey".
-- ``perft(state, depth)``: rules.md "Perft".
+- ``RoyalMarriage`` / ``RoyalMarriageMove``: docs/rules.md "Royal Marriage".
+- ``Germaine`` / ``GermaineMove``: docs/rules.md "Germaine 2-Move".
+- ``Geoffrey`` / ``GeoffreyMove``: docs/rules.md "Geoffrey".
+- ``perft(state, depth)``: docs/rules.md "Perft".
 - ``GAMES``: game name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``) -> class.
 - ``pysol``: PySolFC game numbers, behind each class's ``from_pysol(number)``
   (``Germaine.from_pysol`` raises ValueError: PySolFC has no such game).

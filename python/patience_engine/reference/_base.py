@@ -83,7 +83,7 @@ class Game(Generic[MoveT]):
 
     @classmethod
     def deal(cls: Type[GameT], n: int) -> GameT:
-        """Numbered deal ``n``, ``0 <= n < 2**64`` (rules.md "Numbered deals").
+        """Numbered deal ``n``, ``0 <= n < 2**64`` (docs/rules.md "Numbered deals").
 
         Raises ValueError out of range, TypeError for a non-int.
         """
@@ -225,7 +225,7 @@ MAX_PERFT_DEPTH = 500
 
 
 def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
-    """Number of legal move sequences of ``depth`` moves from ``state`` (rules.md "Perft").
+    """Number of legal move sequences of ``depth`` moves from ``state`` (docs/rules.md "Perft").
 
     ``bulk`` counts the last ply's moves without making them; ``state`` is
     unchanged. Raises TypeError for a non-Game state or a non-int depth and

@@ -1,13 +1,15 @@
 """Cards, the numbered-deal generator, Zobrist key tables and text tokenising.
 
-Everything here restates ``rules.md`` ("Cards", "Numbered deals", "Text
-formats"); the Zobrist construction is described in the README.
+Everything here restates ``docs/rules.md`` ("Cards", "Numbered deals", "Text
+formats"); each game's module describes its Zobrist keys.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Iterator, List, NamedTuple, NoReturn
+
+from ..limits import MAX_DEAL, check_int
 
 MASK64 = (1 << 64) - 1
 RANKS = "A23456789TJQK"
@@ -45,7 +47,7 @@ def parse_card(token: str) -> int:
     """Card index of a card token, or -1 when the token is not a card.
 
     Accepts rank then suit, lowercase, ``10`` for ``T`` and the suit symbols
-    (rules.md "Cards").
+    (docs/rules.md "Cards").
 
     >>> parse_card("QH"), parse_card("10s"), parse_card("A\u2663"), parse_card("1H")
     (37, 48, 0, -1)
@@ -61,7 +63,7 @@ def parse_card(token: str) -> int:
 
 
 class SplitMix64:
-    """SplitMix64 generator (rules.md "Numbered deals"); all arithmetic mod 2**64."""
+    """SplitMix64 generator (docs/rules.md "Numbered deals"); all arithmetic mod 2**64."""
 
     __slots__ = ("state",)
 
@@ -78,7 +80,7 @@ class SplitMix64:
 
 
 def shuffle(items: List[int], seed: int) -> None:
-    """Shuffle ``items`` in place with the rules.md shuffle driven by SplitMix64(seed)."""
+    """Shuffle ``items`` in place with the shuffle of docs/rules.md "Numbered deals", driven by SplitMix64(seed)."""
     rng = SplitMix64(seed)
     for i in range(len(items) - 1, 0, -1):
         j = rng.next() % (i + 1)
@@ -88,13 +90,9 @@ def shuffle(items: List[int], seed: int) -> None:
 def check_deal_number(n: object) -> int:
     """Return ``n`` when it is a deal number (an int in 0 .. 2**64-1).
 
-    Raises TypeError for a non-int and ValueError out of range.
+    Raises TypeError for a non-int and ValueError out of range (the rule of ``patience_engine.limits``).
     """
-    if not isinstance(n, int) or isinstance(n, bool):
-        raise TypeError(f"deal number must be an int, got {type(n).__name__}")
-    if not 0 <= n <= MASK64:
-        raise ValueError(f"deal number must be in 0 .. 2**64-1, got {n}")
-    return n
+    return check_int(n, "deal number", 0, MAX_DEAL)
 
 
 def zobrist_keys(seed: int, count: int) -> List[int]:

@@ -1,4 +1,4 @@
-"""Geoffrey, pure-Python reference (rules.md "Geoffrey").
+"""Geoffrey, pure-Python reference (docs/rules.md "Geoffrey").
 
 Eight tableau columns and four foundations built up by suit from the Ace.
 Any face-up card, with everything above it, moves onto the next higher card
@@ -10,7 +10,7 @@ Position: ``columns`` (8 lists of card indices, bottom to top), ``down``
 (how many cards at the bottom of each column are face down) and
 ``foundations`` (top rank 0..13 per suit).
 
-Zobrist keys (README): each card contributes one term, ``HOME[c]`` on a
+Zobrist keys: each card contributes one term, ``HOME[c]`` on a
 foundation, else ``BOTTOM[k][c]`` as the bottom card of column ``k`` or
 ``ON[c][d]`` lying on ``d``, plus ``DOWN[c]`` when face down. The canonical
 key uses ``BOTTOM_ANY[c]`` instead of ``BOTTOM[k][c]``, so the order of the
@@ -57,7 +57,7 @@ class GeoffreyMove(Move):
     """A Geoffrey move: tableau ``3:9S>5`` (column 3's 9S and all above it onto column 5)
     or foundation ``2:AH>F``.
 
-    ``GeoffreyMove(text)`` reads the notation (rules.md "Move notation";
+    ``GeoffreyMove(text)`` reads the notation (docs/rules.md "Move notation";
     columns 1..8, the card in any spelling ``parse_card`` accepts) and raises
     ValueError for a bad shape, column or card, or a source equal to the
     destination. Identity: (source column, head card, destination column or F).
@@ -137,7 +137,7 @@ def _parse_foundation(token: str) -> Tuple[int, int]:
 
 
 class Geoffrey(Game[GeoffreyMove]):
-    """A Geoffrey position (rules.md "Geoffrey"), face-down cards known to the player.
+    """A Geoffrey position (docs/rules.md "Geoffrey"), face-down cards known to the player.
 
     Make one with ``Geoffrey.deal(n)`` or ``Geoffrey.from_text(text)`` (text:
     an optional ``Foundations: C-r D-r H-r S-r`` line, then 8 column lines
@@ -233,7 +233,7 @@ class Geoffrey(Game[GeoffreyMove]):
         return cls._of_layout(columns, down, foundations)
 
     def to_text(self) -> str:
-        """``Foundations: C-x D-x H-x S-x`` then 8 column lines, bottom first (rules.md "Text formats")."""
+        """``Foundations: C-x D-x H-x S-x`` then 8 column lines, bottom first (docs/rules.md "Text formats")."""
         tops = " ".join(f"{SUITS[s]}-{RANKS[r - 1] if r else '0'}" for s, r in enumerate(self._foundations))
         lines = [f"Foundations: {tops}"]
         for column, face_down in zip(self._columns, self._down):
@@ -369,3 +369,18 @@ class Geoffrey(Game[GeoffreyMove]):
     def score(self) -> int:
         """Cards on the foundations, 0..52."""
         return sum(self._foundations)
+
+    @property
+    def tableau(self) -> Tuple[Tuple[str, ...], ...]:
+        """The 8 columns, each its cards' texts from the bottom up (face-down ones included)."""
+        return tuple(tuple(card_text(card) for card in column) for column in self._columns)
+
+    @property
+    def face_down(self) -> Tuple[int, ...]:
+        """Per column, how many cards at its bottom are face down."""
+        return tuple(self._down)
+
+    @property
+    def foundations(self) -> Tuple[int, ...]:
+        """Top rank on each foundation, clubs, diamonds, hearts, spades: 0 (empty) .. 13 (king)."""
+        return tuple(self._foundations)

@@ -1,4 +1,4 @@
-"""Germaine 2-Move, pure-Python reference (rules.md "Germaine 2-Move").
+"""Germaine 2-Move, pure-Python reference (docs/rules.md "Germaine 2-Move").
 
 52 cells in 4 rows of 13. A card combines onto an adjacent (side-sharing)
 near-ranked card (ranks one apart, A and K neighbours), which empties its
@@ -9,7 +9,7 @@ Position: ``grid`` (52 card indices, -1 for an empty cell; cell = 13 * row +
 column) and the allowance. Only the top card of a pile ever matters, so a
 combine just overwrites the destination cell.
 
-Zobrist keys (README): ``SLIDES[allowance]`` XOR ``CELL[cell][card]`` over
+Zobrist keys: ``SLIDES[allowance]`` XOR ``CELL[cell][card]`` over
 occupied cells, once for each of the four symmetries of the grid (identity,
 mirror left-right, mirror top-bottom, half turn); ``hash`` is the identity
 key and ``canonical_hash`` the least of the four.
@@ -17,7 +17,7 @@ key and ``canonical_hash`` the least of the four.
 
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from ._base import Game, Move
 from ._cards import (
@@ -104,7 +104,7 @@ def _parse_cell(text: str, name: str) -> int:
 class GermaineMove(Move):
     """A Germaine 2-Move move: combine ``g3xh3`` (card at g3 onto h3) or slide ``g3-h3``.
 
-    ``GermaineMove(text)`` reads the notation (rules.md "Move notation";
+    ``GermaineMove(text)`` reads the notation (docs/rules.md "Move notation";
     lowercase cell names only) and raises ValueError for a bad cell name,
     a missing ``x``/``-`` or cells that are not adjacent. Identity:
     (kind, source cell, destination cell).
@@ -157,7 +157,7 @@ def _xor4(keys: Tuple[int, int, int, int], delta: Tuple[int, int, int, int]) -> 
 
 
 class Germaine(Game[GermaineMove]):
-    """A Germaine 2-Move position (rules.md "Germaine 2-Move").
+    """A Germaine 2-Move position (docs/rules.md "Germaine 2-Move").
 
     Make one with ``Germaine.deal(n)`` or ``Germaine.from_text(text)`` (text:
     four lines of 13 tokens, a card or ``--``, then an optional ``slides: N``;
@@ -232,7 +232,7 @@ class Germaine(Game[GermaineMove]):
         return cls._of_grid(grid, slides)
 
     def to_text(self) -> str:
-        """Four lines of 13 tokens (a card or ``--``), then ``slides: N`` (rules.md "Text formats")."""
+        """Four lines of 13 tokens (a card or ``--``), then ``slides: N`` (docs/rules.md "Text formats")."""
         tokens = ["--" if card == EMPTY else card_text(card) for card in self._grid]
         lines = [" ".join(tokens[r * COLUMNS : (r + 1) * COLUMNS]) for r in range(ROWS)]
         lines.append(f"slides: {self._slides}")
@@ -332,3 +332,14 @@ class Germaine(Game[GermaineMove]):
             last = next(card for card in self._grid if card != EMPTY)
             return 52 - 1 + last % 13 + 1
         return 52 - self._count
+
+    @property
+    def grid(self) -> Tuple[Tuple[Optional[str], ...], ...]:
+        """The grid: 4 rows (1..4) of 13 cells (a..m), each a card's text or None when empty."""
+        cells = [None if card == EMPTY else card_text(card) for card in self._grid]
+        return tuple(tuple(cells[r * COLUMNS : (r + 1) * COLUMNS]) for r in range(ROWS))
+
+    @property
+    def slides(self) -> int:
+        """Slides still allowed, 0..2 (docs/rules.md "Germaine 2-Move")."""
+        return self._slides

@@ -1,11 +1,11 @@
-"""Royal Marriage, pure-Python reference (rules.md "Royal Marriage").
+"""Royal Marriage, pure-Python reference (docs/rules.md "Royal Marriage").
 
 One row of cards, ``QH`` first and ``KH`` last. A card whose two neighbours
 match (same rank or same suit) may be removed, and so may two adjacent cards
 whose outer neighbours match; the row closes up. Won when only ``QH`` and
 ``KH`` are left.
 
-Position: the row as a list of card indices. Zobrist key (README): XOR over
+Position: the row as a list of card indices. Zobrist key: XOR over
 adjacent pairs ``(a, b)`` of ``NEXT[a][b]``; the canonical key is the same key.
 """
 
@@ -41,7 +41,7 @@ _MATCH: List[bool] = [a % 13 == b % 13 or a // 13 == b // 13 for a in range(52) 
 class RoyalMarriageMove(Move):
     """A Royal Marriage move: ``7S`` removes one card, ``7S+JD`` two adjacent cards.
 
-    ``RoyalMarriageMove(text)`` reads the notation (rules.md "Move notation";
+    ``RoyalMarriageMove(text)`` reads the notation (docs/rules.md "Move notation";
     cards in any spelling ``parse_card`` accepts) and raises ValueError saying
     what is wrong. Identity: the removed card(s), left one first.
     """
@@ -79,7 +79,7 @@ _REMOVE_TWO: List[RoyalMarriageMove] = [RoyalMarriageMove._of((a, b)) for a in r
 
 
 class RoyalMarriage(Game[RoyalMarriageMove]):
-    """A Royal Marriage position (rules.md "Royal Marriage").
+    """A Royal Marriage position (docs/rules.md "Royal Marriage").
 
     Make one with ``RoyalMarriage.deal(n)`` or ``RoyalMarriage.from_text(text)``
     (text: the row's cards separated by white space; ValueError naming line and
@@ -130,7 +130,7 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
         return cls._of_row(row)
 
     def to_text(self) -> str:
-        """The row, 13 cards to a line, cards separated by one space (rules.md "Text formats")."""
+        """The row, 13 cards to a line, cards separated by one space (docs/rules.md "Text formats")."""
         texts = [card_text(card) for card in self._row]
         return "\n".join(" ".join(texts[i : i + 13]) for i in range(0, len(texts), 13))
 
@@ -188,7 +188,7 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
 
     @property
     def canonical_hash(self) -> int:
-        """Same as ``hash``: Royal Marriage has no symmetry (README "Zobrist keys")."""
+        """Same as ``hash``: Royal Marriage has no symmetry."""
         return self._canonical
 
     @property
@@ -200,3 +200,8 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
     def score(self) -> int:
         """Cards removed: 52 minus the length of the row (50 when won)."""
         return 52 - len(self._row)
+
+    @property
+    def row(self) -> Tuple[str, ...]:
+        """The row's cards as text, left to right (``QH`` first, ``KH`` last)."""
+        return tuple(card_text(card) for card in self._row)

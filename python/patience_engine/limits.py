@@ -1,0 +1,119 @@
+"""Numbers, ranges and limits: read from the command line and checked for the Python API, in one place.
+
+Two rules hold everywhere (the command line, ``solve`` and the survey):
+
+- A value of the wrong type is a ``TypeError`` (``bool`` is not an int here);
+  an int or float of the right type but out of range is a ``ValueError``.
+  This is also what ``Game.deal`` does with a deal number.
+- Text is read as decimal digits 0-9 alone (``parse_decimal``): no sign,
+  space, underscore, base prefix or digits of other scripts, all of which
+  ``int()`` would take.
+
+>>> parse_decimal("0042", "depth", 1, 500)
+42
+>>> parse_deal_range("3-5")
+range(3, 6)
+>>> check_int(1.5, "node_limit", 1)
+Traceback (most recent call last):
+TypeError: node_limit must be an int, got float
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+MAX_DEAL = (1 << 64) - 1
+"""Largest numbered deal (docs/rules.md "Numbered deals")."""
+MAX_SQLITE_INTEGER = (1 << 63) - 1
+"""Largest deal number, node limit and table size a survey can store (SQLite integers are signed 64-bit)."""
+MAX_SURVEY_DEAL = MAX_SQLITE_INTEGER
+"""Largest deal number a survey can store."""
+MAX_TABLE_BYTES = (1 << 64) - 1
+"""Largest transposition-table size the solver takes (an unsigned 64-bit count of bytes)."""
+
+
+def span(low: int, high: Optional[int]) -> str:
+    """The bounds ``low .. high`` (no upper bound when ``high`` is None) as error messages give them."""
+    if high is None:
+        return f">= {low}"
+    # 2**64-1 reads better than its 20 digits.
+    top = f"2**{high.bit_length()}-1" if high > 1 << 32 and high & (high + 1) == 0 else str(high)
+    return f"in {low} .. {top}"
+
+
+def check_int(value: object, what: str, low: int, high: Optional[int] = None) -> int:
+    """``value`` when it is an int in ``low .. high`` (no upper bound when ``high`` is None).
+
+    Raises ``TypeError`` for anything but an int (``bool`` included) and ``ValueError`` out of
+    range, both naming ``what``.
+    """
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{what} must be {span(low, high)}, got {value}")
+    return value
+
+
+def check_seconds(value: object, what: str) -> float:
+    """``value`` as a float when it is a positive finite number of seconds (an int or float).
+
+    Raises ``TypeError`` for anything but an int or float (``bool`` included) and ``ValueError``
+    when it is not positive and finite, both naming ``what``.
+    """
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise TypeError(f"{what} must be a number of seconds, got {type(value).__name__}")
+    if not (value > 0 and math.isfinite(value)):
+        raise ValueError(f"{what} must be a finite number of seconds > 0, got {value!r}")
+    return float(value)
+
+
+def parse_decimal(text: str, what: str, low: int, high: Optional[int] = None) -> int:
+    """``text`` as an integer in ``low .. high`` (no upper bound when ``high`` is None).
+
+    Only the ASCII digits 0-9 are taken (leading zeros too): no sign, space, underscore, base prefix or
+    digits of other scripts, all of which ``int()`` would read. Raises ``ValueError`` naming ``what``.
+    """
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"{what} must be written with the digits 0-9 alone, got {text!r}")
+    return check_int(int(text), what, low, high)
+
+
+def parse_seconds(text: str, what: str) -> float:
+    """``text`` as a positive finite number of seconds (``float()``'s syntax); ``ValueError`` naming ``what``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{what} must be a number of seconds, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise ValueError(f"{what} must be a finite number of seconds > 0, got {text!r}")
+    return value
+
+
+def parse_deal_range(text: str) -> range:
+    """The deals of ``"A-B"`` (inclusive) or ``"N"``; raises ``ValueError`` for anything else.
+
+    Deal numbers are 0 .. ``MAX_SURVEY_DEAL``, written with the digits 0-9 alone (see ``parse_decimal``).
+    """
+    first, sep, last = text.partition("-")
+    try:
+        a = parse_decimal(first, "deal number", 0, MAX_SURVEY_DEAL)
+        b = parse_decimal(last, "deal number", 0, MAX_SURVEY_DEAL) if sep else a
+    except ValueError as error:
+        raise ValueError(f"deal range must be A-B or N, got {text!r}: {error}") from None
+    if a > b:
+        raise ValueError(f"deal range A-B must have A <= B, got {text!r}")
+    return range(a, b + 1)
+
+
+def check_deal_range(deals: object) -> range:
+    """``deals`` when it is a contiguous ``range`` of deal numbers within 0 .. ``MAX_SURVEY_DEAL``.
+
+    Raises ``TypeError`` for anything but a ``range`` and ``ValueError`` for a step other than 1 or
+    deals out of bounds.
+    """
+    if not isinstance(deals, range):
+        raise TypeError(f"deals must be a range, got {type(deals).__name__}")
+    if deals.step != 1 or deals.start < 0 or deals.stop - 1 > MAX_SURVEY_DEAL:
+        raise ValueError(f"deals must be a contiguous range within 0 .. 2**63-1, got {deals}")
+    return deals

@@ -1,0 +1,59 @@
+"""Winnability surveys: solve a range of numbered deals into an SQLite file, and report on it.
+
+``run_survey`` solves deals ``A..B`` of one game and writes one ``Row`` per
+deal to a table ``deals`` of an SQLite database, committing each row as soon as
+its deal finishes, so a killed survey loses at most the deals being solved.
+Rows are keyed by game, engine version, node limit, table size and deal. The
+engine version is the package version plus a digest of the game's lines of the
+bench signature (``signature.engine_version``), so it changes whenever what
+the engine computes for that game changes. Running again with the same
+settings skips the deals already stored; running with another node limit,
+table size or engine version adds rows under their own key beside the old
+ones, never mixing them: ``summarize`` and the ``patience report`` command
+treat each (game, engine version, node limit, table bytes) as a separate
+survey.
+
+The package's modules, whose public names are all importable from here:
+
+- ``store``: the SQLite file (which files it writes, durability, ``read_rows``);
+- ``execution``: solving in this process, local worker processes or on Dask
+  (``run_survey``, ``solve_deal``);
+- ``statistics``: the figures of a survey (``summarize``, ``wilson_interval``);
+- ``report``: the text of ``patience report`` and its plot.
+
+Numbers and deal ranges are read and checked by ``patience_engine.limits``.
+"""
+
+from .._errors import MissingExtraError
+from ..limits import MAX_SQLITE_INTEGER, MAX_SURVEY_DEAL, parse_deal_range, parse_decimal
+from .execution import DEFAULT_NODE_LIMIT, SurveyRun, default_jobs, run_survey, solve_deal
+from .report import format_report, plot
+from .statistics import Z_95, Summary, percentile, summarize, wilson_interval
+from .store import APPLICATION_ID, DEFAULT_DB, SCHEMA_VERSION, Row, SurveyFileError, open_database, read_rows
+
+__all__ = [
+    "APPLICATION_ID",
+    "DEFAULT_DB",
+    "DEFAULT_NODE_LIMIT",
+    "MAX_SQLITE_INTEGER",
+    "MAX_SURVEY_DEAL",
+    "SCHEMA_VERSION",
+    "MissingExtraError",
+    "Row",
+    "Summary",
+    "SurveyFileError",
+    "SurveyRun",
+    "Z_95",
+    "default_jobs",
+    "format_report",
+    "open_database",
+    "parse_deal_range",
+    "parse_decimal",
+    "percentile",
+    "plot",
+    "read_rows",
+    "run_survey",
+    "solve_deal",
+    "summarize",
+    "wilson_interval",
+]

@@ -1,0 +1,198 @@
+"""Solving the deals of a survey: in this process, in local worker processes, or on a Dask cluster.
+
+Every deal is solved with a node limit and no time limit, because the solver
+is deterministic under a node limit: a local run and a Dask run give the same
+rows except for ``seconds``. Local worker processes ignore Ctrl-C and exit as
+soon as the survey process stops them or dies (``kill -9`` included), even in
+the middle of a deal. A file ``run_survey`` created is removed again if the
+run fails before its first row (an unreachable scheduler, no memory for the
+table, Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Generator, Iterable, Iterator, Optional, Set, Tuple
+
+from tqdm import tqdm
+
+from .._errors import MissingExtraError
+from ..games import REGISTRY
+from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int
+from ..signature import engine_version
+from ..solver import DEFAULT_TABLE_BYTES, solve
+from .store import DEFAULT_DB, Row, Settings, done_deals, insert_row, open_database, other_settings
+
+DEFAULT_NODE_LIMIT = 10_000_000
+"""Node limit per deal used when none is given."""
+
+
+@dataclass(frozen=True)
+class SurveyRun:
+    """What ``run_survey`` did."""
+
+    solved: int
+    """Deals solved and written by this run."""
+    skipped: int
+    """Deals of the range already in the database with the same settings."""
+    other_settings: Tuple[Settings, ...]
+    """Other (game, engine version, node limit, table bytes) of the same game in the file, kept apart."""
+
+
+def solve_deal(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
+    """Solve deal number ``deal`` of ``game`` (a key of ``games.REGISTRY``) and return its row.
+
+    Runs in worker processes and on Dask workers, which rebuild the position from the number.
+    """
+    solution = solve(REGISTRY[game].cpp.deal(deal), node_limit=node_limit, table_bytes=table_bytes)
+    return Row(game, deal, solution.status, solution.score, solution.nodes, solution.seconds,
+               solution.text, solution.proven, engine_version(game), node_limit, table_bytes)
+
+
+def default_jobs() -> int:
+    """The number of CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _windowed(submit: Callable[[int], Any], first_completed: Callable[[Set[Any]], Tuple[Set[Any], Set[Any]]],
+              deals: Iterable[int], window: int) -> Iterator[Row]:
+    """Results of ``submit(deal)`` as they finish, with at most ``window`` deals in flight.
+
+    Bounding what is in flight keeps memory flat on huge ranges and limits what a kill loses.
+    """
+    todo = iter(deals)
+    pending: Set[Any] = set()
+    while True:
+        for deal in todo:
+            pending.add(submit(deal))
+            if len(pending) >= window:
+                break
+        if not pending:
+            return
+        done, pending = first_completed(pending)
+        for future in done:
+            yield future.result()
+
+
+def _worker_start(stop: multiprocessing.connection.Connection) -> None:
+    """Initializer of a local worker process: leave Ctrl-C to the parent, exit when the parent says or dies.
+
+    A terminal sends Ctrl-C to the whole process group; the parent stops the workers itself, so a
+    worker ignores it rather than print a traceback. Nothing is ever sent on ``stop``: it reaches
+    end-of-file when the parent closes the other end or dies (``kill -9`` too), and the worker then
+    exits at once, even in the middle of a deal (the solver runs without the GIL).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        stop.poll(None)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="stop-with-parent", daemon=True).start()
+
+
+def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, jobs: int
+                   ) -> Generator[Row, None, None]:
+    if jobs == 1:
+        for deal in deals:
+            yield solve_deal(game, deal, node_limit, table_bytes)
+        return
+    # forkserver/spawn rather than fork: this process has threads (tqdm's monitor), and
+    # forking a threaded process can deadlock.
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    stop_reader, stop_writer = context.Pipe(duplex=False)
+    executor = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                                      initializer=_worker_start, initargs=(stop_reader,))
+    try:
+        yield from _windowed(
+            lambda deal: executor.submit(solve_deal, game, deal, node_limit, table_bytes),
+            lambda pending: concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED),
+            deals, 2 * jobs)
+    except BaseException:
+        # Interrupted or failed: end the workers now rather than wait for the deals in flight.
+        stop_writer.close()
+        raise
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+        stop_writer.close()
+        stop_reader.close()
+
+
+def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, scheduler: str
+                   ) -> Generator[Row, None, None]:
+    try:
+        from dask import distributed
+    except ImportError:
+        raise MissingExtraError("--scheduler needs Dask: pip install 'patience-engine[dask]'") from None
+    # The connect timeout is Dask's setting distributed.comm.timeouts.connect (30 s unless configured).
+    with distributed.Client(scheduler) as client:
+        threads = sum(client.nthreads().values())
+        for row in _windowed(
+                lambda deal: client.submit(solve_deal, game, deal, node_limit, table_bytes, pure=False),
+                lambda pending: distributed.wait(pending, return_when="FIRST_COMPLETED"),
+                deals, max(2 * threads, 4)):
+            if row.engine_version != engine_version(game):
+                raise ValueError(f"the Dask workers run patience-engine {row.engine_version}, this process "
+                                 f"{engine_version(game)}: install the same engine on both")
+            yield row
+
+
+def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[int] = None,
+               node_limit: int = DEFAULT_NODE_LIMIT, table_bytes: int = DEFAULT_TABLE_BYTES,
+               scheduler: Optional[str] = None, progress: bool = True) -> SurveyRun:
+    """Solve the deals of ``deals`` not yet in ``db`` and write one row each, committing as each finishes.
+
+    ``game`` is a key of ``games.REGISTRY``; ``node_limit`` (nodes, 1 .. 2**63-1) and ``table_bytes`` (bytes,
+    0 .. 2**63-1) go to the solver. Deals run in ``jobs`` local processes (default: every CPU; 1 solves in
+    this process), or on the Dask cluster whose scheduler address (``tcp://HOST:PORT``) is ``scheduler``.
+    ``progress`` shows a progress bar on stderr. Raises ``TypeError`` for an argument of the wrong type
+    and ``ValueError`` for one out of range (``patience_engine.limits``),
+    ``SurveyFileError`` if ``db`` is not a survey database, ``MissingExtraError`` if ``scheduler`` is
+    given without Dask installed, ``OSError`` if the file or the scheduler cannot be reached,
+    ``MemoryError`` if the table cannot be allocated, and ``KeyboardInterrupt`` on Ctrl-C (the rows
+    already written stay). A ``db`` this call created is removed if it fails before the first row.
+    """
+    if game not in REGISTRY:
+        raise ValueError(f"unknown game {game!r}; choose from {', '.join(REGISTRY)}")
+    check_deal_range(deals)
+    check_int(node_limit, "node limit", 1, MAX_SQLITE_INTEGER)
+    check_int(table_bytes, "table bytes", 0, MAX_SQLITE_INTEGER)
+    if jobs is not None:
+        check_int(jobs, "jobs", 1)
+    created = not os.path.exists(db)
+    connection = open_database(db, create=True)
+    try:
+        settings = (game, engine_version(game), node_limit, table_bytes)
+        done = done_deals(connection, settings, deals)
+        todo = (deal for deal in deals if deal not in done)
+        if scheduler is not None:
+            rows = _solve_on_dask(game, todo, node_limit, table_bytes, scheduler)
+        else:
+            rows = _solve_locally(game, todo, node_limit, table_bytes, jobs or default_jobs())
+        count = deals.stop - deals.start  # len(deals) overflows past 2**63 - 1 deals
+        # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
+        with contextlib.closing(rows), tqdm(total=count, initial=len(done), desc=game, unit="deal",
+                                            disable=not progress, file=sys.stderr) as bar:
+            for row in rows:
+                insert_row(connection, row)
+                bar.update()
+        return SurveyRun(count - len(done), len(done), other_settings(connection, settings))
+    except BaseException:
+        # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early.
+        if created and connection.execute("SELECT 1 FROM deals LIMIT 1").fetchone() is None:
+            connection.close()
+            os.unlink(db)
+        raise
+    finally:
+        connection.close()

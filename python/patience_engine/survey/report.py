@@ -1,0 +1,74 @@
+"""The report of a survey database: the text ``patience report`` prints, and its plot."""
+
+from __future__ import annotations
+
+from typing import Dict, List, Sequence
+
+from .._errors import MissingExtraError
+from ..games import REGISTRY
+from .statistics import Summary, wilson_interval
+from .store import Row, Settings
+
+
+def format_report(summaries: Sequence[Summary], titles: Dict[str, str]) -> str:
+    """The text of ``patience report``: one block per summary; ``titles`` names the games."""
+    blocks = []
+    for s in summaries:
+        lines = [f"{titles.get(s.game, s.game)}: engine {s.engine_version}, node limit {s.node_limit:,}, "
+                 f"table {s.table_bytes:,} bytes",
+                 f"  deals {s.deals:,}  won {s.won:,}  lost {s.lost:,}  unknown {s.unknown:,}"]
+        if s.winnability is not None and s.interval is not None:
+            lines.append(f"  winnability {100 * s.winnability:.2f}% (95% Wilson interval "
+                         f"{100 * s.interval[0]:.2f}% - {100 * s.interval[1]:.2f}%) over {s.won + s.lost:,} resolved deals")
+        else:
+            lines.append("  winnability - (no resolved deal)")
+        if s.unknown:
+            # The unknown deals are the hard ones, not a random sample: the rate over resolved deals
+            # can be far off, while these bounds over the deals surveyed are certain.
+            lines.append(f"  won over all {s.deals:,} deals: {100 * s.won / s.deals:.2f}% (unknown as lost) - "
+                         f"{100 * (s.won + s.unknown) / s.deals:.2f}% (unknown as won)")
+        lines.append(f"  nodes    median {s.nodes_median:,.0f}  99th percentile {s.nodes_p99:,.0f}")
+        lines.append(f"  seconds  median {s.seconds_median:.4f}  99th percentile {s.seconds_p99:.4f}")
+        if s.game in REGISTRY and REGISTRY[s.game].played_for_score:
+            lines.append(f"  score distribution (score: deals; {s.proven_scores:,} of {s.deals:,} proven best): "
+                         + ", ".join(f"{score}: {n}" for score, n in s.scores))
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def plot(rows: Sequence[Row], path: str, titles: Dict[str, str]) -> None:
+    """Draw to the PNG file ``path`` the nodes per deal and the winnability as deals accumulate.
+
+    One curve per survey settings; ``titles`` names the games. Raises ``MissingExtraError`` without
+    matplotlib (the ``plot`` extra), ``OSError`` if the file cannot be written.
+    """
+    try:
+        import numpy
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise MissingExtraError("--plot needs matplotlib: pip install 'patience-engine[plot]'") from None
+    groups: Dict[Settings, List[Row]] = {}
+    for row in rows:
+        groups.setdefault(row.settings, []).append(row)
+    figure = Figure(figsize=(12, 4.5), layout="constrained")
+    nodes_axes, rate_axes = figure.subplots(1, 2)
+    highest = max((r.nodes for r in rows), default=1)
+    bins = numpy.geomspace(1, max(highest, 2), 50)
+    for (game, version, limit, _), group in sorted(groups.items()):
+        label = f"{titles.get(game, game)} (limit {limit:,}, engine {version})"
+        nodes_axes.hist([max(r.nodes, 1) for r in group], bins=bins, histtype="step", label=label)
+        resolved = [r for r in sorted(group, key=lambda r: r.deal) if r.status != "unknown"]
+        if not resolved:
+            continue
+        won = numpy.cumsum([r.status == "won" for r in resolved])
+        count = numpy.arange(1, len(resolved) + 1)
+        bounds = numpy.array([wilson_interval(int(w), int(n)) for w, n in zip(won, count)])
+        line, = rate_axes.plot(count, won / count, label=label)
+        rate_axes.fill_between(count, bounds[:, 0], bounds[:, 1], color=line.get_color(), alpha=0.2)
+    nodes_axes.set(xscale="log", xlabel="nodes per deal", ylabel="deals", title="Solver nodes per deal")
+    rate_axes.set(xlabel="resolved deals, in deal order", ylabel="won / resolved", ylim=(0, 1),
+                  title="Winnability as deals accumulate (band: 95% Wilson)")
+    for axes in (nodes_axes, rate_axes):
+        if axes.has_data():
+            axes.legend(fontsize="small")
+    figure.savefig(path, dpi=120)

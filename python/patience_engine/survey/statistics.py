@@ -1,0 +1,98 @@
+"""The figures of a survey: winnability with its Wilson interval, percentiles of effort, scores."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .store import Row, Settings
+
+Z_95 = statistics.NormalDist().inv_cdf(0.975)
+"""The standard normal quantile of a two-sided 95% interval (1.95996...)."""
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> Tuple[float, float]:
+    """The Wilson score interval of a binomial proportion, as (low, high) fractions in [0, 1].
+
+    With p = successes / trials and n = trials, the bounds are
+    (p + z²/2n ± z·sqrt(p(1 − p)/n + z²/4n²)) / (1 + z²/n).
+    Source: E. B. Wilson, "Probable inference, the law of succession, and statistical inference",
+    Journal of the American Statistical Association 22 (1927), 209-212; also R. G. Newcombe,
+    "Two-sided confidence intervals for the single proportion: comparison of seven methods",
+    Statistics in Medicine 17 (1998), 857-872, method 3. Raises ``ValueError`` if trials < 1 or
+    successes is not in 0 .. trials.
+    """
+    if trials < 1 or not 0 <= successes <= trials:
+        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes}/{trials}")
+    p = successes / trials
+    z2 = z * z
+    centre = p + z2 / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    scale = 1 + z2 / trials
+    return (max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0 <= q <= 100) of ``values``, interpolating linearly between ranks.
+
+    Raises ``ValueError`` for no values or q out of range.
+    """
+    if not values or not 0 <= q <= 100:
+        raise ValueError(f"need values and 0 <= q <= 100, got {len(values)} values, q={q}")
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q / 100
+    below = math.floor(position)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The figures of one survey: the rows of one (game, engine version, node limit, table bytes)."""
+
+    game: str
+    engine_version: str
+    node_limit: int
+    table_bytes: int
+    deals: int
+    won: int
+    lost: int
+    unknown: int
+    winnability: Optional[float]
+    """won / (won + lost), or None when no deal is resolved."""
+    interval: Optional[Tuple[float, float]]
+    """95% Wilson score interval of the winnability, or None."""
+    nodes_median: float
+    nodes_p99: float
+    seconds_median: float
+    seconds_p99: float
+    scores: Tuple[Tuple[int, int], ...]
+    """(score, deals) pairs by score."""
+    proven_scores: int
+    """Deals whose score is proven the best there is."""
+
+
+def summarize(rows: Sequence[Row]) -> List[Summary]:
+    """One ``Summary`` per settings (game, engine version, node limit, table bytes) present in ``rows``."""
+    groups: Dict[Settings, List[Row]] = {}
+    for row in rows:
+        groups.setdefault(row.settings, []).append(row)
+    summaries = []
+    for settings, group in sorted(groups.items()):
+        counts = {status: sum(1 for r in group if r.status == status) for status in ("won", "lost", "unknown")}
+        resolved = counts["won"] + counts["lost"]
+        nodes = [r.nodes for r in group]
+        seconds = [r.seconds for r in group]
+        scores: Dict[int, int] = {}
+        for r in group:
+            scores[r.score] = scores.get(r.score, 0) + 1
+        summaries.append(Summary(
+            *settings, deals=len(group), won=counts["won"], lost=counts["lost"], unknown=counts["unknown"],
+            winnability=counts["won"] / resolved if resolved else None,
+            interval=wilson_interval(counts["won"], resolved) if resolved else None,
+            nodes_median=statistics.median(nodes), nodes_p99=percentile(nodes, 99),
+            seconds_median=statistics.median(seconds), seconds_p99=percentile(seconds, 99),
+            scores=tuple(sorted(scores.items())), proven_scores=sum(1 for r in group if r.proven)))
+    return summaries

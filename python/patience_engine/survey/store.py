@@ -1,0 +1,202 @@
+"""The survey's SQLite store: one row per solved deal, durable as soon as it is written.
+
+Rows are keyed by game, engine version, node limit, table size and deal. A
+file is written only if it does not exist yet (it is then created whole,
+under a temporary name first, with the mode any new file gets: 0666 less the
+umask) or is already a survey database (SQLite application id
+``APPLICATION_ID``, schema version ``SCHEMA_VERSION``); anything else raises
+``SurveyFileError`` before a byte is written. Each row is committed on its
+own (WAL journal, ``synchronous=FULL``), so a survey killed at any moment,
+``kill -9`` included, loses at most the deals being solved.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sqlite3
+from typing import List, NamedTuple, Set, Tuple
+from urllib.parse import quote
+
+DEFAULT_DB = "patience-survey.sqlite"
+"""The database file used when none is given."""
+APPLICATION_ID = 0x50415453  # "PATS" in ASCII
+"""SQLite ``PRAGMA application_id`` that marks a survey database."""
+SCHEMA_VERSION = 1
+"""SQLite ``PRAGMA user_version`` of the schema this module writes."""
+
+Settings = Tuple[str, str, int, int]
+"""(game, engine version, node limit, table bytes): the rows of one survey share these."""
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_SCHEMA = """
+CREATE TABLE deals (
+    game TEXT NOT NULL,
+    deal INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('won', 'lost', 'unknown')),
+    score INTEGER NOT NULL,
+    nodes INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    solution TEXT NOT NULL,
+    proven INTEGER NOT NULL CHECK (proven IN (0, 1)),
+    engine_version TEXT NOT NULL,
+    node_limit INTEGER NOT NULL,
+    table_bytes INTEGER NOT NULL,
+    PRIMARY KEY (game, engine_version, node_limit, table_bytes, deal)
+);
+"""
+
+
+class SurveyFileError(ValueError):
+    """A file that is not a usable survey database (foreign, corrupt, newer schema, missing)."""
+
+
+class Row(NamedTuple):
+    """One solved deal, as stored in the ``deals`` table."""
+
+    game: str
+    deal: int
+    status: str
+    """``"won"``, ``"lost"`` or ``"unknown"`` (the node limit was reached)."""
+    score: int
+    nodes: int
+    """Positions the solver expanded."""
+    seconds: float
+    """Wall-clock seconds of the solve."""
+    solution: str
+    """The solution's move texts joined by spaces."""
+    proven: bool
+    """The search finished: the status, and for Germaine the score, are the best there is."""
+    engine_version: str
+    node_limit: int
+    table_bytes: int
+
+    @property
+    def settings(self) -> Settings:
+        """(game, engine version, node limit, table bytes): the rows of one survey share these."""
+        return (self.game, self.engine_version, self.node_limit, self.table_bytes)
+
+
+def _check_header(path: str) -> None:
+    """Raise ``SurveyFileError`` unless the file at ``path`` starts like a survey database."""
+    with open(path, "rb") as handle:
+        header = handle.read(100)
+    if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
+        raise SurveyFileError(f"{path} is not an SQLite database (foreign or corrupt file); left untouched")
+    # The header stores user_version at byte 60 and application_id at byte 68, big-endian.
+    application_id = int.from_bytes(header[68:72], "big")
+    user_version = int.from_bytes(header[60:64], "big")
+    if application_id != APPLICATION_ID:
+        raise SurveyFileError(f"{path} is an SQLite database of another application "
+                              f"(application_id {application_id:#x}, expected {APPLICATION_ID:#x}); left untouched")
+    if user_version != SCHEMA_VERSION:
+        raise SurveyFileError(f"{path} has survey schema version {user_version}, this engine reads "
+                              f"{SCHEMA_VERSION}; left untouched")
+
+
+def _check_contents(connection: sqlite3.Connection, path: str) -> None:
+    """Raise ``SurveyFileError`` if the open database fails SQLite's check or lacks the ``deals`` table."""
+    try:
+        problems = [r[0] for r in connection.execute("PRAGMA quick_check")]
+        columns = [r[1] for r in connection.execute("PRAGMA table_info(deals)")]
+    except sqlite3.DatabaseError as error:
+        raise SurveyFileError(f"{path} is corrupt ({error}); left untouched") from None
+    if problems != ["ok"]:
+        raise SurveyFileError(f"{path} is corrupt ({'; '.join(problems[:3])}); left untouched")
+    if columns != list(Row._fields):
+        raise SurveyFileError(f"{path} has no deals table of the expected columns; left untouched")
+
+
+def _create(path: str) -> None:
+    """Create an empty survey database at ``path``, all at once, so no half-made file is ever seen."""
+    # A random name beside path (64 bits: a clash is not worth a retry), made with mode 0666 less the
+    # umask like any new file (mkstemp would make it private), which SQLite keeps and gives its WAL too.
+    temporary = f"{path}.{secrets.token_hex(8)}.new"
+    try:
+        os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, path) from None  # path, not the temporary name
+    try:
+        connection = sqlite3.connect(temporary)
+        try:
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            connection.executescript(_SCHEMA)
+            connection.commit()
+            # WAL is a property of the file: set once here, every later connection uses it.
+            connection.execute("PRAGMA journal_mode = WAL")
+        finally:
+            connection.close()
+        # Replacing (not linking) may clobber a file made by another process since the caller
+        # looked; two surveys creating the same file at the same instant is not worth more.
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def open_database(path: str, *, create: bool) -> sqlite3.Connection:
+    """Open the survey database at ``path`` after checking it.
+
+    With ``create`` the connection is writable and a missing file is created; without it the
+    connection is read-only. Raises ``SurveyFileError`` for a missing
+    file (without ``create``) or a file that is not a survey database, which is then left
+    as it was; ``OSError`` if the file cannot be read or created.
+    """
+    if not path:
+        raise SurveyFileError("the survey database path is empty")
+    if not os.path.exists(path):
+        if not create:
+            raise SurveyFileError(f"{path}: no such survey database")
+        _create(path)
+    _check_header(path)
+    # Check through a read-only connection: closing a writable one may checkpoint a WAL
+    # left by a killed run into the file, which must stay as it is if it fails the check.
+    reader = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+    try:
+        _check_contents(reader, path)
+    except BaseException:
+        reader.close()
+        raise
+    if not create:
+        return reader
+    reader.close()
+    connection = sqlite3.connect(path)
+    # FULL syncs the WAL on every commit: a finished deal survives a power cut too.
+    connection.execute("PRAGMA synchronous = FULL")
+    return connection
+
+
+def insert_row(connection: sqlite3.Connection, row: Row) -> None:
+    placeholders = ", ".join("?" * len(Row._fields))
+    with connection:  # commits at once: this deal is now durable
+        connection.execute(f"INSERT OR IGNORE INTO deals VALUES ({placeholders})", row)
+
+
+def done_deals(connection: sqlite3.Connection, settings: Settings, deals: range) -> Set[int]:
+    query = ("SELECT deal FROM deals WHERE game = ? AND engine_version = ? AND node_limit = ? "
+             "AND table_bytes = ? AND deal BETWEEN ? AND ?")
+    return {r[0] for r in connection.execute(query, (*settings, deals.start, deals.stop - 1))}
+
+
+def other_settings(connection: sqlite3.Connection, settings: Settings
+                    ) -> Tuple[Settings, ...]:
+    query = ("SELECT DISTINCT game, engine_version, node_limit, table_bytes FROM deals WHERE game = ? "
+             "ORDER BY engine_version, node_limit, table_bytes")
+    found = [(str(g), str(v), int(n), int(t)) for g, v, n, t in connection.execute(query, settings[:1])]
+    return tuple(other for other in found if other != settings)
+
+
+def read_rows(path: str) -> List[Row]:
+    """Every row of the survey database at ``path``, by settings then deal.
+
+    Raises ``SurveyFileError`` if ``path`` is missing or not a survey database.
+    """
+    connection = open_database(path, create=False)
+    try:
+        query = f"SELECT {', '.join(Row._fields)} FROM deals ORDER BY game, engine_version, node_limit, table_bytes, deal"
+        return [Row._make(r[:7] + (bool(r[7]),) + r[8:]) for r in connection.execute(query)]
+    except sqlite3.DatabaseError as error:
+        raise SurveyFileError(f"{path} is corrupt ({error})") from None
+    finally:
+        connection.close()
