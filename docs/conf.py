@@ -53,29 +53,32 @@ napoleon_numpy_docstring = True
 def _reexported_elsewhere() -> Dict[str, List[str]]:
     """Per public module, the classes of its ``__all__`` that another module documents.
 
-    A class defined in a private module and exported by two public ones (the
-    ``IllegalMoveError`` of ``patience_engine`` and of its ``reference``) would
-    otherwise be described twice under its one canonical name, which Sphinx
-    refuses; the shortest module name that exports it keeps it.
+    A class exported by more than one public module (``Row`` of ``survey.store``
+    and of ``survey``; ``IllegalMoveError`` of a private module, exported by
+    ``patience_engine`` and its ``reference``) would otherwise be described twice,
+    which Sphinx refuses or reports as ambiguous. It is documented where it is
+    defined when that module is public, else under the shortest module name that
+    exports it.
     """
+    public = ["patience_engine"] + [
+        info.name for info in pkgutil.walk_packages(patience_engine.__path__, "patience_engine.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+    ]
     exporters: Dict[int, List[str]] = {}
     names: Dict[int, str] = {}
-    for info in pkgutil.walk_packages(patience_engine.__path__, "patience_engine."):
-        if any(part.startswith("_") for part in info.name.split(".")):
-            continue
-        module = importlib.import_module(info.name)
+    homes: Dict[int, str] = {}
+    for module_name in public:
+        module = importlib.import_module(module_name)
         for name in getattr(module, "__all__", ()):
             obj = getattr(module, name)
-            if isinstance(obj, type) and "._" in obj.__module__:
-                exporters.setdefault(id(obj), []).append(info.name)
+            if isinstance(obj, type):
+                exporters.setdefault(id(obj), []).append(module_name)
                 names[id(obj)] = name
-    for name in patience_engine.__all__:
-        obj = getattr(patience_engine, name)
-        if id(obj) in exporters:
-            exporters[id(obj)].append("patience_engine")
+                if obj.__module__ in public:
+                    homes[id(obj)] = obj.__module__
     excluded: Dict[str, List[str]] = {}
     for key, modules in exporters.items():
-        home = min(modules, key=lambda module: (len(module), module))
+        home = homes.get(key) or min(modules, key=lambda module: (len(module), module))
         for module in modules:
             if module != home:
                 excluded.setdefault(module, []).append(names[key])
