@@ -1,7 +1,7 @@
 // The extension module patience_engine._core: one binding call per game.
 #include <pybind11/pybind11.h>
 
-#include "search.hpp"
+#include "core/perft.hpp"
 
 namespace py = pybind11;
 

@@ -182,8 +182,9 @@ def test_move_properties_agree(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
-@pytest.mark.parametrize("value", [None, 5, b"QH", ["QH"]])
+@pytest.mark.parametrize("value", [None, 5.0, True, b"QH", ["QH"]])
 def test_non_text_arguments_give_the_same_type_error(game: str, value: Any) -> None:
+    # An int is an action now (docs/rl.md "Actions"), so it is no longer a wrong type for play.
     def errors(impl: str) -> List[str]:
         cls = game_class(impl, game)
         state = cls.deal(1)
@@ -196,7 +197,10 @@ def test_non_text_arguments_give_the_same_type_error(game: str, value: Any) -> N
         assert state == cls.deal(1) and state.move_stack == []
         return found
 
-    assert errors("cpp") == errors("reference")
+    # Issue 14, until the engine takes int actions (its next phase): its play and is_legal
+    # still name only a move or its text. Then compare the messages as they are.
+    reference = [text.replace(", its text or an int action,", " or its text,") for text in errors("reference")]
+    assert errors("cpp") == reference
     assert errors("cpp")[0] == f"position text must be a str, got {type(value).__name__}"
 
 
@@ -217,7 +221,10 @@ def test_a_move_of_the_other_implementation_is_named_with_its_module(game: str) 
     name = type(cpp.legal_moves()[0]).__name__
     for state, other in ((cpp, ref), (ref, cpp)):
         move = other.legal_moves()[0]
+        # Issue 14, until the engine takes int actions (its next phase): it names only a move or its
+        # text. Then both give the reference's message.
+        accepted = ", its text or an int action" if state is ref else " or its text"
         for call in (state.play, state.is_legal):
-            with pytest.raises(TypeError, match=f"expected a {name} or its text, got "
+            with pytest.raises(TypeError, match=f"expected a {name}{accepted}, got "
                                                 f"{type(move).__module__}.{name}$"):
                 call(move)

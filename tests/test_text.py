@@ -125,7 +125,7 @@ def test_illegal_move_leaves_position_unchanged(impl: str, game: str) -> None:
     with pytest.raises(ValueError):
         state.play("nonsense")
     with pytest.raises(TypeError):
-        state.play(42)
+        state.play(42.0)  # an int is an action (docs/rl.md "Actions")
     assert (state.to_text(), state.hash, sorted_moves(state)) == before
     assert state.move_stack == []
 

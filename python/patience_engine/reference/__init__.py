@@ -8,6 +8,8 @@ scores and perft counts, bit for bit.
 - ``Germaine`` / ``GermaineMove``: docs/rules.md "Germaine 2-Move".
 - ``Geoffrey`` / ``GeoffreyMove``: docs/rules.md "Geoffrey".
 - ``perft(state, depth)``: docs/rules.md "Perft".
+- Integer actions, legal-action masks, observations, Geoffrey's hidden view and
+  ``determinize(seed)`` on every game class: docs/rl.md.
 - ``GAMES``: game name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``) -> class.
 - ``pysol``: PySolFC game numbers, behind each class's ``from_pysol(number)``
   (``Germaine.from_pysol`` raises ValueError: PySolFC has no such game).
@@ -15,6 +17,11 @@ scores and perft counts, bit for bit.
 >>> g = Germaine.deal(1)
 >>> perft(g, 2)
 724
+>>> f = Geoffrey.deal(2)
+>>> f.legal_actions(), [str(Geoffrey.move_of(a)) for a in f.legal_actions()]
+([27, 258, 332, 1518], ['1:4C>5', '1:7H>4', '1:3S>6', '4:8H>8'])
+>>> f.to_text(hidden=True).splitlines()[5]
+'(??) (??) (??) (??) AS 5C'
 """
 
 from typing import Any, Dict, Type

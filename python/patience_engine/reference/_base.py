@@ -1,10 +1,15 @@
-"""What the three reference games share: move values, play/undo, copying, pickling, perft.
+"""What the three reference games share: move values, play/undo, copying, pickling, perft,
+and the reinforcement-learning interface (integer actions, masks, observations, determinization).
 
 A game subclass keeps its position in instance attributes (no __slots__) and
 supplies: ``_deal``, ``_parse``,
-``to_text``, ``_generate``, ``_make``/``_unmake`` (which keep the Zobrist
+``_text``, ``_generate``, ``_make``/``_unmake`` (which keep the Zobrist
 keys up to date), ``_position`` (a tuple that identifies the position),
-``hash``, ``canonical_hash``, ``is_won`` and ``score``.
+``hash``, ``canonical_hash``, ``is_won`` and ``score``; for the RL interface
+(docs/rl.md) the class constants ``NUM_ACTIONS``, ``OBSERVATION_SHAPE`` and
+``DEFAULT_MAX_MOVES``, ``_decode`` (action -> move) and ``_observe``; its
+Move subclass supplies ``_encode`` (move key -> action). A game with
+face-down cards overrides ``_determinize``.
 """
 
 from __future__ import annotations
@@ -15,6 +20,15 @@ from typing import Any, ClassVar, Generic, Hashable, List, Tuple, Type, TypeVar,
 from .._errors import IllegalMoveError
 from .._replay import replay
 from ._cards import check_deal_number
+
+OBSERVATION_DTYPE = "uint8"
+"""dtype name of every game's observation (docs/rl.md "Observations")."""
+RANK_PLANES = 0
+"""First observation plane of the rank one-hot: plane ``RANK_PLANES + rank - 1`` for ranks A..K."""
+SUIT_PLANES = 13
+"""First observation plane of the suit one-hot: plane ``SUIT_PLANES + suit`` for suits C D H S."""
+NO_ACTION = -1
+"""``_encode``'s answer for a move that has no action (it can never be legal)."""
 
 MoveT = TypeVar("MoveT", bound="Move")
 GameT = TypeVar("GameT", bound="Game[Any]")
@@ -27,23 +41,42 @@ class Move:
     into Python. Raises ValueError naming what is wrong with the text.
     """
 
-    __slots__ = ("_key",)
+    __slots__ = ("_key", "_action")
     _key: Tuple[Hashable, ...]
+    _action: int
 
     def __init__(self, text: str) -> None:
         if not isinstance(text, str):
             raise TypeError(f"move text must be a str, got {type(text).__name__}")
         self._key = self._parse(text)
+        self._action = self._encode(self._key)
 
     @classmethod
     def _of(cls: Type[MoveT], key: Tuple[Hashable, ...]) -> MoveT:
         move = cls.__new__(cls)
         move._key = key
+        move._action = cls._encode(key)
         return move
 
     @staticmethod
     def _parse(text: str) -> Tuple[Hashable, ...]:
         raise NotImplementedError
+
+    @staticmethod
+    def _encode(key: Any) -> int:  # Any: each game's key is a tuple of its own shape
+        raise NotImplementedError
+
+    @property
+    def action(self) -> int:
+        """The move's action, an int in ``0 .. NUM_ACTIONS - 1`` that does not depend on the position.
+
+        The encoding of each game is tabled in docs/rl.md "Actions". Raises
+        ValueError for a move that can never be legal and so has no action
+        (a Royal Marriage move that removes ``QH`` or ``KH``).
+        """
+        if self._action == NO_ACTION:
+            raise ValueError(f"move {self} has no action: it can never be legal")
+        return self._action
 
     def __str__(self) -> str:
         raise NotImplementedError
@@ -74,6 +107,14 @@ class Game(Generic[MoveT]):
     """
 
     Move: ClassVar[Type[Move]]
+    NUM_ACTIONS: ClassVar[int]
+    """Size of the action space: actions are ints ``0 .. NUM_ACTIONS - 1`` (docs/rl.md "Actions")."""
+    OBSERVATION_SHAPE: ClassVar[Tuple[int, ...]]
+    """Shape of ``observation()`` (docs/rl.md "Observations")."""
+    OBSERVATION_DTYPE: ClassVar[str] = OBSERVATION_DTYPE
+    """dtype name of ``observation()``'s values: ``'uint8'``, each 0 or 1."""
+    DEFAULT_MAX_MOVES: ClassVar[int]
+    """Moves after which an episode is truncated unless told otherwise (docs/rl.md "Episodes")."""
     _history: List[Tuple[MoveT, Any]]
     _root_text: str
 
@@ -118,8 +159,16 @@ class Game(Generic[MoveT]):
         """Read a move's notation; raises ValueError naming what is wrong."""
         return cls.Move(text)  # type: ignore[return-value]
 
-    def to_text(self) -> str:
-        """The position in the game's text format."""
+    def to_text(self, hidden: bool = False) -> str:
+        """The position in the game's text format (docs/rules.md "Text formats").
+
+        ``hidden=True`` writes what the player sees: each face-down card as
+        ``(??)`` (only Geoffrey has any; docs/rl.md "Hidden view"), a text that
+        ``from_text`` refuses. Raises TypeError for a non-bool ``hidden``.
+        """
+        return self._text(_check_hidden(hidden))
+
+    def _text(self, hidden: bool) -> str:
         raise NotImplementedError
 
     def _generate(self) -> List[MoveT]:
@@ -141,27 +190,86 @@ class Game(Generic[MoveT]):
         return f"{type(self).__name__}.from_text({self.to_text()!r})"
 
     def legal_moves(self) -> List[MoveT]:
-        """The legal moves of the position, as a list of moves."""
-        return self._generate()
+        """The legal moves of the position, as a list of moves in ascending action order."""
+        return sorted(self._generate(), key=_action_of)
 
-    def _coerce(self, move: Union[MoveT, str]) -> MoveT:
+    def legal_actions(self) -> List[int]:
+        """The legal moves' actions, ascending: a list of ints (docs/rl.md "Actions")."""
+        return sorted(move._action for move in self._generate())
+
+    def legal_action_mask(self) -> List[bool]:
+        """A list of ``NUM_ACTIONS`` bools, True at each legal action."""
+        mask = [False] * self.NUM_ACTIONS
+        for move in self._generate():
+            mask[move._action] = True
+        return mask
+
+    @classmethod
+    def move_of(cls, action: int) -> MoveT:
+        """The move whose action is ``action`` (docs/rl.md "Actions").
+
+        Raises TypeError for a non-int (bool included) and ValueError for an
+        int outside ``0 .. NUM_ACTIONS - 1`` or one that names no move (a
+        Germaine direction off the grid).
+        """
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise TypeError(f"action must be an int, got {type(action).__name__}")
+        if not 0 <= action < cls.NUM_ACTIONS:
+            raise ValueError(f"action {action} is outside 0 .. {cls.NUM_ACTIONS - 1}")
+        return cls._decode(action)
+
+    @classmethod
+    def _decode(cls, action: int) -> MoveT:
+        raise NotImplementedError
+
+    def observation(self, hidden: bool = False) -> List[Any]:
+        """The position as nested lists of 0/1 ints of shape ``OBSERVATION_SHAPE`` (docs/rl.md "Observations").
+
+        ``hidden=True`` shows only where face-down cards lie, never which they
+        are (only Geoffrey has any). Raises TypeError for a non-bool ``hidden``.
+        """
+        return self._observe(_check_hidden(hidden))
+
+    def _observe(self, hidden: bool) -> List[Any]:
+        raise NotImplementedError
+
+    def determinize(self: GameT, seed: int) -> GameT:
+        """A position consistent with what the player sees (docs/rl.md "Determinization").
+
+        The face-down cards are drawn uniformly from the cards not in view with
+        the SplitMix64 shuffle seeded by ``seed`` (docs/rules.md "Numbered
+        deals"); a game without face-down cards returns ``copy()``. Raises
+        TypeError for a non-int seed and ValueError outside 0 .. 2**64-1.
+        """
+        return self._determinize(check_deal_number(seed, "seed"))
+
+    def _determinize(self: GameT, seed: int) -> GameT:
+        return self.copy()
+
+    def _coerce(self, move: Union[MoveT, str, int]) -> MoveT:
         if isinstance(move, str):
             return self.parse_move(move)
+        if isinstance(move, int) and not isinstance(move, bool):
+            return self.move_of(move)
         if not isinstance(move, self.Move):
             got = type(move).__name__
             if got == self.Move.__name__:  # a move of the other implementation: say which
                 got = f"{type(move).__module__}.{got}"
-            raise TypeError(f"expected a {self.Move.__name__} or its text, got {got}")
+            raise TypeError(f"expected a {self.Move.__name__}, its text or an int action, got {got}")
         return move
 
-    def is_legal(self, move: Union[MoveT, str]) -> bool:
-        """Whether the move (or its text) is legal in this position."""
+    def is_legal(self, move: Union[MoveT, str, int]) -> bool:
+        """Whether the move (or its text, or its int action) is legal in this position.
+
+        Raises ValueError for bad move text or an int outside the action space.
+        """
         return self._coerce(move) in self._generate()
 
-    def play(self, move: Union[MoveT, str]) -> None:
-        """Play a move (or its text).
+    def play(self, move: Union[MoveT, str, int]) -> None:
+        """Play a move (or its text, or its int action).
 
-        Raises IllegalMoveError (a ValueError), leaving the position unchanged.
+        Raises IllegalMoveError (a ValueError), leaving the position unchanged;
+        ValueError for bad move text or an int outside the action space.
         """
         move = self._coerce(move)
         if move not in self._generate():
@@ -218,6 +326,32 @@ class Game(Generic[MoveT]):
             total += self._perft(depth - 1, bulk)
             self._unmake(move, undo)
         return total
+
+
+def _action_of(move: Move) -> int:
+    return move._action
+
+
+def _check_hidden(hidden: object) -> bool:
+    if not isinstance(hidden, bool):
+        raise TypeError(f"hidden must be a bool, got {type(hidden).__name__}")
+    return hidden
+
+
+def zeros(shape: Tuple[int, ...]) -> List[Any]:
+    """Nested lists of 0s of the given shape."""
+    if len(shape) == 1:
+        return [0] * shape[0]
+    return [zeros(shape[1:]) for _ in range(shape[0])]
+
+
+def put_card(planes: List[Any], card: int, *at: int) -> None:
+    """Set the rank and suit one-hot planes of ``card`` at index ``at`` within each plane."""
+    for plane in (RANK_PLANES + card % 13, SUIT_PLANES + card // 13):
+        row = planes[plane]
+        for i in at[:-1]:
+            row = row[i]
+        row[at[-1]] = 1
 
 
 MAX_PERFT_DEPTH = 500

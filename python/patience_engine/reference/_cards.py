@@ -87,12 +87,13 @@ def shuffle(items: List[int], seed: int) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def check_deal_number(n: object) -> int:
-    """Return ``n`` when it is a deal number (an int in 0 .. 2**64-1).
+def check_deal_number(n: object, what: str = "deal number") -> int:
+    """Return ``n`` when it is a deal number or another 64-bit seed (an int in 0 .. 2**64-1).
 
-    Raises TypeError for a non-int and ValueError out of range (the rule of ``patience_engine.limits``).
+    ``what`` names it in the messages. Raises TypeError for a non-int (bool
+    included) and ValueError out of range (the rule of ``patience_engine.limits``).
     """
-    return check_int(n, "deal number", 0, MAX_DEAL)
+    return check_int(n, what, 0, MAX_DEAL)
 
 
 def zobrist_keys(seed: int, count: int) -> List[int]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Set, Tuple, Union
 
-from ._base import Game, Move
+from ._base import Game, Move, put_card, zeros
 from ._cards import (
     RANKS,
     SUITS,
@@ -51,6 +51,16 @@ _BOTTOM: List[int] = _KEYS[2704:3120]  # _BOTTOM[k * 52 + c]: c is the bottom ca
 _BOTTOM_ANY: List[int] = _KEYS[3120:3172]  # c is a bottom card, whatever the column
 _DOWN: List[int] = _KEYS[3172:3224]  # c is face down
 _HOME: List[int] = _KEYS[3224:3276]  # c is on its foundation
+
+# Actions (docs/rl.md "Actions"): action = (src * 52 + head card) * TARGETS + target, where targets
+# 0..6 are the other columns in increasing order and target 7 is the foundation.
+TARGETS = TABLEAU
+PILES = TABLEAU + 4
+"""Observation rows: the 8 columns, then the foundations C D H S (docs/rl.md "Observations")."""
+PILE_SLOTS = 52  # a pile can hold at most every card
+FACE_DOWN_PLANE = 17
+HIDDEN_CARD = "(??)"
+"""How ``to_text(hidden=True)`` writes a face-down card."""
 
 
 class GeoffreyMove(Move):
@@ -87,6 +97,12 @@ class GeoffreyMove(Move):
         if src == dst:
             move_fail(text, "source and destination are the same column")
         return src, card, dst
+
+    @staticmethod
+    def _encode(key: Tuple[int, int, int]) -> int:
+        src, card, dst = key
+        target = TARGETS - 1 if dst == FOUNDATION else dst - (dst > src)
+        return (src * 52 + card) * TARGETS + target
 
     def __str__(self) -> str:
         src, card, dst = self._key
@@ -150,6 +166,9 @@ class Geoffrey(Game[GeoffreyMove]):
     """
 
     Move = GeoffreyMove
+    NUM_ACTIONS = TABLEAU * 52 * TARGETS
+    OBSERVATION_SHAPE = (18, PILES, PILE_SLOTS)
+    DEFAULT_MAX_MOVES = 1000  # a King can shuttle between empty columns for ever
     _columns: List[List[int]]
     _down: List[int]
     _foundations: List[int]
@@ -207,6 +226,9 @@ class Geoffrey(Game[GeoffreyMove]):
                 for number, token in enumerate(tokens, start=1):
                     if token == "-":
                         parse_fail(line.number, number, token, "unexpected token")
+                    if token == HIDDEN_CARD:
+                        why = "face-down card not known (a hidden view: determinize() gives a position)"
+                        parse_fail(line.number, number, token, why)
                     hidden = len(token) > 2 and token[0] == "(" and token[-1] == ")"
                     card = parse_card(token[1:-1] if hidden else token)
                     if card < 0:
@@ -232,7 +254,7 @@ class Geoffrey(Game[GeoffreyMove]):
                 parse_fail_line(after_last, f"missing card {card_text(card)}")
         return cls._of_layout(columns, down, foundations)
 
-    def to_text(self) -> str:
+    def _text(self, hidden: bool) -> str:
         """``Foundations: C-x D-x H-x S-x`` then 8 column lines, bottom first (docs/rules.md "Text formats")."""
         tops = " ".join(f"{SUITS[s]}-{RANKS[r - 1] if r else '0'}" for s, r in enumerate(self._foundations))
         lines = [f"Foundations: {tops}"]
@@ -240,7 +262,9 @@ class Geoffrey(Game[GeoffreyMove]):
             if not column:
                 lines.append("-")
                 continue
-            tokens = [f"({card_text(c)})" if i < face_down else card_text(c) for i, c in enumerate(column)]
+            tokens = [card_text(c) for c in column]
+            for i in range(face_down):
+                tokens[i] = HIDDEN_CARD if hidden else f"({tokens[i]})"
             lines.append(" ".join(tokens))
         return "\n".join(lines)
 
@@ -270,6 +294,40 @@ class Geoffrey(Game[GeoffreyMove]):
                     if t != s:
                         moves.append(_move(s, head, t))
         return moves
+
+    @classmethod
+    def _decode(cls, action: int) -> GeoffreyMove:
+        rest, target = divmod(action, TARGETS)
+        src, card = divmod(rest, 52)
+        dst = FOUNDATION if target == TARGETS - 1 else target + (target >= src)
+        return _move(src, card, dst)
+
+    def _observe(self, hidden: bool) -> List[List[List[int]]]:
+        """Rows: columns 0-7 bottom card first, then foundations C D H S from the Ace; planes 0-12
+        rank, 13-16 suit one-hot, 17 face down (a hidden face-down card sets plane 17 alone)."""
+        planes = zeros(self.OBSERVATION_SHAPE)
+        for k, column in enumerate(self._columns):
+            for slot, card in enumerate(column):
+                if slot < self._down[k]:
+                    planes[FACE_DOWN_PLANE][k][slot] = 1
+                    if hidden:
+                        continue
+                put_card(planes, card, k, slot)
+        for suit, top in enumerate(self._foundations):
+            for slot in range(top):
+                put_card(planes, suit * 13 + slot, TABLEAU + suit, slot)
+        return planes
+
+    def _determinize(self, seed: int) -> Geoffrey:
+        """Face-down slots, column 0..7 and bottom to top in each, take the face-down cards in
+        increasing card order shuffled by SplitMix64(seed) (docs/rl.md "Determinization")."""
+        slots = [(k, slot) for k in range(TABLEAU) for slot in range(self._down[k])]
+        unseen = sorted(self._columns[k][slot] for k, slot in slots)
+        shuffle(unseen, seed)
+        columns = [list(column) for column in self._columns]
+        for (k, slot), card in zip(slots, unseen):
+            columns[k][slot] = card
+        return self._set_up(self._of_layout(columns, list(self._down), list(self._foundations)))
 
     def _make(self, move: GeoffreyMove) -> Tuple[int, bool, int, int]:
         """Play the move; returns (cards moved, whether a card turned up, hash, canonical) for undo."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
-from ._base import Game, Move
+from ._base import Game, Move, put_card, zeros
 from ._cards import (
     card_text,
     move_fail,
@@ -89,6 +89,14 @@ def _neighbours(cell: int) -> List[int]:
 
 _NEIGHBOURS: List[List[int]] = [_neighbours(cell) for cell in range(CELLS)]
 
+# Action planes (docs/rl.md "Actions"): action = (kind * 4 + direction) * CELLS + source cell, so a
+# policy over the 8 planes of 4 x 13 lines up with the grid. Kinds: combine 0, slide 1.
+DIRECTIONS = ("up", "left", "right", "down")
+_OFFSETS = (-COLUMNS, -1, 1, COLUMNS)
+_KINDS = (COMBINE, SLIDE)
+ALLOWANCE_PLANES = 17
+"""Observation planes 17 (allowance >= 1) and 18 (allowance 2), each all ones or all zeros."""
+
 
 def cell_name(cell: int) -> str:
     """Name of cell index 0..51: column letter ``a``..``m`` then row ``1``..``4`` (``a1`` top left)."""
@@ -124,6 +132,11 @@ class GermaineMove(Move):
         if dst not in _NEIGHBOURS[src]:
             move_fail(text, f"cells {text[:2]} and {text[3:]} are not adjacent")
         return text[2], src, dst
+
+    @staticmethod
+    def _encode(key: Tuple[str, int, int]) -> int:
+        kind, src, dst = key
+        return (_KINDS.index(kind) * 4 + _OFFSETS.index(dst - src)) * CELLS + src
 
     def __str__(self) -> str:
         kind, src, dst = self._key
@@ -169,6 +182,10 @@ class Germaine(Game[GermaineMove]):
     """
 
     Move = GermaineMove
+    NUM_ACTIONS = 2 * 4 * CELLS
+    OBSERVATION_SHAPE = (19, ROWS, COLUMNS)
+    # At most 51 combines, each allowing 2 slides (the allowance starts at 0): no episode reaches it.
+    DEFAULT_MAX_MOVES = 51 * 3
     _grid: List[int]
     _slides: int
     _count: int
@@ -231,7 +248,7 @@ class Germaine(Game[GermaineMove]):
             parse_fail_line(text.count("\n") + 1, f"expected {ROWS} rows of {COLUMNS} cells")
         return cls._of_grid(grid, slides)
 
-    def to_text(self) -> str:
+    def _text(self, hidden: bool) -> str:
         """Four lines of 13 tokens (a card or ``--``), then ``slides: N`` (docs/rules.md "Text formats")."""
         tokens = ["--" if card == EMPTY else card_text(card) for card in self._grid]
         lines = [" ".join(tokens[r * COLUMNS : (r + 1) * COLUMNS]) for r in range(ROWS)]
@@ -255,6 +272,26 @@ class Germaine(Game[GermaineMove]):
                 elif can_slide:
                     moves.append(slide)
         return moves
+
+    @classmethod
+    def _decode(cls, action: int) -> GermaineMove:
+        plane, src = divmod(action, CELLS)
+        kind, direction = divmod(plane, 4)
+        dst = src + _OFFSETS[direction]
+        if dst not in _NEIGHBOURS[src]:
+            where = f"cell {cell_name(src)} has no neighbour {DIRECTIONS[direction]}"
+            raise ValueError(f"action {action} names no move: {where}")
+        return GermaineMove._of((_KINDS[kind], src, dst))
+
+    def _observe(self, hidden: bool) -> List[List[List[int]]]:
+        """Planes 0-12 rank, 13-16 suit one-hot over the 4 x 13 grid, then the allowance planes."""
+        planes = zeros(self.OBSERVATION_SHAPE)
+        for cell, card in enumerate(self._grid):
+            if card != EMPTY:
+                put_card(planes, card, *divmod(cell, COLUMNS))
+        for level in range(self._slides):
+            planes[ALLOWANCE_PLANES + level] = [[1] * COLUMNS for _ in range(ROWS)]
+        return planes
 
     def _make(self, move: GermaineMove) -> Tuple[int, int, Tuple[int, int, int, int], int]:
         """Play the move; returns (card covered at dst or EMPTY, allowance, keys, canonical) before it."""

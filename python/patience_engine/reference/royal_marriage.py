@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-from ._base import Game, Move
+from ._base import NO_ACTION, Game, Move, put_card, zeros
 from ._cards import (
     card_text,
     move_fail,
@@ -34,6 +34,11 @@ ZOBRIST_SEED = 0x526F79616C4D6172  # "RoyalMar"
 
 # NEXT[a * 52 + b]: card a lies immediately left of card b.
 _NEXT: List[int] = zobrist_keys(ZOBRIST_SEED, 52 * 52)
+# The 50 cards that can be removed, in increasing order, and each card's index among them (-1: QH, KH).
+_MIDDLE: List[int] = [c for c in range(52) if c not in (QUEEN_OF_HEARTS, KING_OF_HEARTS)]
+_MIDDLE_INDEX: List[int] = [_MIDDLE.index(c) if c in _MIDDLE else -1 for c in range(52)]
+REMOVE_TWO_BASE = len(_MIDDLE)
+"""First remove-two action; actions 0 .. 49 remove one middle card each (docs/rl.md "Actions")."""
 # _MATCH[a * 52 + b]: cards a and b share a rank or a suit.
 _MATCH: List[bool] = [a % 13 == b % 13 or a // 13 == b // 13 for a in range(52) for b in range(52)]
 
@@ -64,6 +69,17 @@ class RoyalMarriageMove(Move):
             move_fail(text, "the two cards must differ")
         return tuple(cards)
 
+    @staticmethod
+    def _encode(key: Tuple[int, ...]) -> int:
+        indices = [_MIDDLE_INDEX[card] for card in key]
+        if -1 in indices:
+            return NO_ACTION
+        if len(indices) == 1:
+            return indices[0]
+        # Ordered pairs of different middle cards: the right card's index skips the left one's.
+        left, right = indices
+        return REMOVE_TWO_BASE + left * (REMOVE_TWO_BASE - 1) + right - (right > left)
+
     def __str__(self) -> str:
         return "+".join(card_text(card) for card in self._key)
 
@@ -89,6 +105,9 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
     """
 
     Move = RoyalMarriageMove
+    NUM_ACTIONS = REMOVE_TWO_BASE + REMOVE_TWO_BASE * (REMOVE_TWO_BASE - 1)
+    OBSERVATION_SHAPE = (17, 52)
+    DEFAULT_MAX_MOVES = 50  # every move removes a card and 50 can go: an episode never reaches it
     _row: List[int]
     _hash: int
     _canonical: int
@@ -129,7 +148,7 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
             parse_fail(*places[-1], "KH must be last")
         return cls._of_row(row)
 
-    def to_text(self) -> str:
+    def _text(self, hidden: bool) -> str:
         """The row, 13 cards to a line, cards separated by one space (docs/rules.md "Text formats")."""
         texts = [card_text(card) for card in self._row]
         return "\n".join(" ".join(texts[i : i + 13]) for i in range(0, len(texts), 13))
@@ -146,6 +165,21 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
             if _MATCH[a * 52 + d]:
                 moves.append(_REMOVE_TWO[b * 52 + c])
         return moves
+
+    @classmethod
+    def _decode(cls, action: int) -> RoyalMarriageMove:
+        if action < REMOVE_TWO_BASE:
+            return _REMOVE_ONE[_MIDDLE[action]]
+        left, right = divmod(action - REMOVE_TWO_BASE, REMOVE_TWO_BASE - 1)
+        right += right >= left
+        return _REMOVE_TWO[_MIDDLE[left] * 52 + _MIDDLE[right]]
+
+    def _observe(self, hidden: bool) -> List[List[int]]:
+        """Planes 0-12 rank, 13-16 suit one-hot; column p is row position p, zero past the row's end."""
+        planes = zeros(self.OBSERVATION_SHAPE)
+        for position, card in enumerate(self._row):
+            put_card(planes, card, position)
+        return planes
 
     def _make(self, move: RoyalMarriageMove) -> Tuple[int, int]:
         """Remove the card(s); returns (index of the first removed card, key before)."""

@@ -1,4 +1,5 @@
-// Germaine 2-Move: set-up, text formats, move notation and from-scratch keys (README).
+// Germaine 2-Move: set-up, text formats, move notation and from-scratch keys (docs/rules.md
+// "Germaine 2-Move", "Text formats", "Move notation").
 #include "germaine.hpp"
 
 #include <algorithm>
@@ -7,9 +8,10 @@
 
 namespace pe {
 
-using namespace germaine_detail;
-
 namespace {
+
+constexpr int kRows = Germaine::kRows;
+constexpr int kCols = Germaine::kCols;
 
 constexpr std::string_view kAllowanceError = "slide allowance must be 0, 1 or 2";
 
@@ -48,7 +50,11 @@ bool equals_lower(std::string_view token, std::string_view word) {
 }  // namespace
 
 Germaine::Germaine(const std::array<Card, kCells>& cells, int allowance)
-    : occupied_(0), ranks_{}, keys_{}, cells_(cells), allowance_(static_cast<std::uint8_t>(allowance)) {
+    : occupied_(0),
+      ranks_{},
+      keys_{},
+      cells_(cells),
+      allowance_(static_cast<std::uint8_t>(allowance)) {
   for (int i = 0; i < kCells; ++i) {
     if (cells_[i] == kNoCard) continue;
     occupied_ |= Bitboard{1} << i;
@@ -91,9 +97,11 @@ Germaine Germaine::from_text(std::string_view text) {
   if (lines.size() > kRows) {
     const TextLine& line = lines[kRows];
     if (!equals_lower(line.tokens[0], "slides:")) parse_fail_line(line.number, "unexpected line");
-    if (line.tokens.size() < 2) parse_fail(line.number, 1, line.tokens[0], "slide allowance missing");
+    if (line.tokens.size() < 2)
+      parse_fail(line.number, 1, line.tokens[0], "slide allowance missing");
     const std::string_view token = line.tokens[1];
-    if (token != "0" && token != "1" && token != "2") parse_fail(line.number, 2, token, kAllowanceError);
+    if (token != "0" && token != "1" && token != "2")
+      parse_fail(line.number, 2, token, kAllowanceError);
     if (line.tokens.size() > 2) parse_fail(line.number, 3, line.tokens[2], "unexpected token");
     allowance = token[0] - '0';
   }

@@ -1,4 +1,4 @@
-// Royal Marriage (rules.md "Royal Marriage"): one row of cards from QH to KH; a card, or two
+// Royal Marriage (docs/rules.md "Royal Marriage"): one row of cards from QH to KH; a card, or two
 // adjacent cards, between two matching cards (same rank or same suit) is removed.
 //
 // The row is the whole state. It is kept as bytes in a fixed buffer, each card coded
@@ -15,7 +15,8 @@
 #include <string>
 #include <string_view>
 
-#include "common.hpp"
+#include "core/bits.hpp"
+#include "core/cards.hpp"
 
 namespace pe {
 
@@ -52,9 +53,9 @@ struct RoyalMarriage {
     std::uint64_t two;
   };
 
-  // Numbered deal n (rules.md "Numbered deals"): QH, the shuffled 50 others, KH.
+  // Numbered deal n (docs/rules.md "Numbered deals"): QH, the shuffled 50 others, KH.
   static RoyalMarriage deal(std::uint64_t n);
-  // Reads a row (README "Text formats"); throws ParseError naming the line and token.
+  // Reads a row (docs/rules.md "Text formats"); throws ParseError naming the line and token.
   static RoyalMarriage from_text(std::string_view text);
   // Reads "7S" or "7S+JD"; throws ParseError "bad move text '...': what".
   static Move parse_move(std::string_view text);
@@ -68,25 +69,25 @@ struct RoyalMarriage {
     const std::uint8_t* r = row();
     int count = 0;
     for (std::uint64_t b = one_; b; b &= b - 1) {
-      const int i = __builtin_ctzll(b);
+      const int i = ctz(b);
       out[count++] = Move{kIndex[r[i]], kNoCard, static_cast<std::uint8_t>(i)};
     }
     for (std::uint64_t b = two_; b; b &= b - 1) {
-      const int i = __builtin_ctzll(b);
+      const int i = ctz(b);
       out[count++] = Move{kIndex[r[i]], kIndex[r[i + 1]], static_cast<std::uint8_t>(i)};
     }
     return count;
   }
 
   // Number of legal moves.
-  int count_moves() const { return __builtin_popcountll(one_) + __builtin_popcountll(two_); }
+  int count_moves() const { return popcount(one_) + popcount(two_); }
 
   // Number of legal moves after the legal move m (from generate()), without making it; the
   // second argument (count_moves() here) is not needed.
   int count_after(const Move& m, int) const {
     std::uint64_t one, two;
     masks_after(m, one, two);
-    return __builtin_popcountll(one) + __builtin_popcountll(two);
+    return popcount(one) + popcount(two);
   }
 
   // perft(*this, 2) without listing or making a move: count_after() summed over every legal move
@@ -96,7 +97,7 @@ struct RoyalMarriage {
   // matches four and five places apart.
   std::uint64_t count_two_plies() const {
     const std::uint64_t four = matches_apart(4), five = matches_apart(5);
-    const auto pc = [](std::uint64_t b) { return std::uint64_t(__builtin_popcountll(b)); };
+    const auto pc = [](std::uint64_t b) { return std::uint64_t(popcount(b)); };
     const std::uint64_t one = one_, two = two_, n1 = pc(one), n2 = pc(two);
     // Remove-one at i: drops one bits i-1..i+1 and two bits i-2..i+1, re-tests one bits i-1, i
     // (pairs 3 apart: two bits i-1, i) and two bits i-2..i (pairs 4 apart).
@@ -105,10 +106,10 @@ struct RoyalMarriage {
                                pc(one & four << 1);
     // Remove-two at i: drops one bits i-1..i+2 and two bits i-2..i+2, re-tests one bits i-1, i
     // (pairs 4 apart) and two bits i-2..i (pairs 5 apart).
-    const std::uint64_t twos = n2 * (n1 + n2) - n2 - 2 * pc(two & two >> 1) - 2 * pc(two & two >> 2) -
-                               pc(two & one << 1) - pc(two & one) - pc(two & one >> 1) -
-                               pc(two & one >> 2) + pc(two & four << 2) + pc(two & four << 1) +
-                               pc(two & five << 3) + pc(two & five << 2) + pc(two & five << 1);
+    const std::uint64_t twos =
+        n2 * (n1 + n2) - n2 - 2 * pc(two & two >> 1) - 2 * pc(two & two >> 2) - pc(two & one << 1) -
+        pc(two & one) - pc(two & one >> 1) - pc(two & one >> 2) + pc(two & four << 2) +
+        pc(two & four << 1) + pc(two & five << 3) + pc(two & five << 2) + pc(two & five << 1);
     return ones + twos;
   }
 
@@ -196,8 +197,8 @@ struct RoyalMarriage {
       t[c] = static_cast<std::uint8_t>(suit_of(c) << 4 | (rank_of(c) - 1));
     return t;
   }();
-  // NEXT[a][b] (README "Zobrist keys") indexed by byte codes a << 6 | b, so make() needs no
-  // conversion; defined in royal_marriage.cpp.
+  // NEXT[a][b] (docs/architecture.md "Zobrist keys") indexed by byte codes a << 6 | b, so make()
+  // needs no conversion; defined in royal_marriage.cpp.
   static const std::array<std::uint64_t, 64 * 64> kPairKeys;
 
   // Same rank (low nibble) or same suit (high nibble).

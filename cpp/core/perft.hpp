@@ -13,7 +13,8 @@ namespace pe {
 struct Interrupted {};
 
 // Lets a long walk be cancelled: poll() runs about every kPollPeriod of wall time (the clock is
-// read every kInterval nodes, so a slow build answers as fast as a fast one) and returns true to stop.
+// read every kInterval nodes, so a slow build answers as fast as a fast one) and returns true to
+// stop.
 struct Interrupt {
   using Clock = std::chrono::steady_clock;
   static constexpr std::uint32_t kInterval = 1u << 12;
@@ -107,7 +108,7 @@ std::uint64_t count_three_plies_by_moves(G& g, Interrupt* interrupt) {
   return total;
 }
 
-// Number of legal move sequences of length depth from g (rules.md "Perft"); g is restored.
+// Number of legal move sequences of length depth from g (docs/rules.md "Perft"); g is restored.
 // bulk: count the last two plies without making their moves (count_moves(), count_two_plies()),
 // and the game's count_three_plies() when it has one.
 template <class G>

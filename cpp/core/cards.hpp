@@ -1,5 +1,6 @@
 // Shared pieces of the three games: cards, the numbered-deal generator,
-// Zobrist key tables, text tokenising and parse errors (rules.md).
+// Zobrist key tables, text tokenising and parse errors (docs/rules.md "Cards", "Numbered deals",
+// "Text formats").
 #pragma once
 
 #include <array>
@@ -12,7 +13,7 @@
 
 namespace pe {
 
-// A card is its index suit * 13 + (rank - 1), C=0 D=1 H=2 S=3 (rules.md "Cards").
+// A card is its index suit * 13 + (rank - 1), C=0 D=1 H=2 S=3 (docs/rules.md "Cards").
 using Card = std::uint8_t;
 inline constexpr Card kNoCard = 0xFF;
 inline constexpr int kDeck = 52;
@@ -26,7 +27,8 @@ constexpr Card make_card(int rank, int suit) { return static_cast<Card>(suit * 1
 
 // Two-character upper-case text of a card: "QH", "TC".
 std::string card_text(Card c);
-// Reads a card token (rank then suit; lowercase, "10" for T, suit symbols); kNoCard when it is not one.
+// Reads a card token (rank then suit; lowercase, "10" for T, suit symbols); kNoCard when it is not
+// one.
 Card parse_card(std::string_view token);
 // Reads a rank token ("A".."K", "T", "10", lowercase) into 1..13; 0 when it is not one.
 int parse_rank(std::string_view token);
@@ -35,7 +37,7 @@ char rank_char(int rank);
 // Suit character 0..3 -> 'C' 'D' 'H' 'S'.
 char suit_char(int suit);
 
-// SplitMix64 (rules.md "Numbered deals"); also the source of every Zobrist key.
+// SplitMix64 (docs/rules.md "Numbered deals"); also the source of every Zobrist key.
 struct SplitMix64 {
   std::uint64_t s;
   // Advances the state and returns the next 64-bit draw.
@@ -48,10 +50,12 @@ struct SplitMix64 {
   }
 };
 
-// Shuffles list[0..n) in place with the rules.md shuffle driven by SplitMix64(seed).
+// Shuffles list[0..n) in place with the shuffle of docs/rules.md "Numbered deals", driven by
+// SplitMix64(seed).
 void shuffle(Card* list, int n, std::uint64_t seed);
 
-// N consecutive draws of SplitMix64(seed): the Zobrist key tables (README "Zobrist keys").
+// N consecutive draws of SplitMix64(seed): the Zobrist key tables (docs/architecture.md "Zobrist
+// keys").
 template <std::size_t N>
 constexpr std::array<std::uint64_t, N> zobrist_keys(std::uint64_t seed) {
   std::array<std::uint64_t, N> keys{};
@@ -81,7 +85,8 @@ std::string quote(std::string_view text);
 // Throws ParseError "bad move text 'text': why".
 [[noreturn]] void move_fail(std::string_view text, std::string_view why);
 
-// Throws ParseError "line L, token T 'tok': what" (token numbers count from 1; tok as quote() shows it).
+// Throws ParseError "line L, token T 'tok': what" (token numbers count from 1; tok as quote() shows
+// it).
 [[noreturn]] void parse_fail(int line, int token, std::string_view tok, std::string_view what);
 // Throws ParseError "line L: what" for a fault of a whole line.
 [[noreturn]] void parse_fail_line(int line, std::string_view what);

@@ -1,6 +1,7 @@
 // Python binding of Germaine (see bind_game.hpp), with the reference's move properties.
-#include "bind_game.hpp"
-#include "germaine.hpp"
+#include "germaine_solver.hpp"
+// The solver rules above come first: bind_game() instantiates the solver with them.
+#include "core/bind_game.hpp"
 
 namespace pe {
 void bind_germaine(py::module_& m) {

@@ -9,7 +9,7 @@ constexpr Card kQH = make_card(12, 2);
 constexpr Card kKH = make_card(13, 2);
 constexpr int kPerLine = 13;
 
-// "RoyalMar" read as a big-endian 64-bit number (README "Zobrist keys").
+// "RoyalMar" read as a big-endian 64-bit number (docs/architecture.md "Zobrist keys").
 constexpr std::uint64_t kSeed = 0x526F79616C4D6172ULL;
 
 // NEXT[a][b], a outer: the pair key table in the spec's layout, used by the from-scratch key.

@@ -1,4 +1,4 @@
-// Geoffrey (rules.md "Geoffrey"): eight columns, same-suit building of any face-up
+// Geoffrey (docs/rules.md "Geoffrey"): eight columns, same-suit building of any face-up
 // card with everything above it, King-headed groups into empty columns, four foundations.
 #pragma once
 
@@ -8,7 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "common.hpp"
+#include "core/bits.hpp"
+#include "core/cards.hpp"
 
 namespace pe {
 
@@ -19,7 +20,7 @@ struct Geoffrey {
       "A Geoffrey position: eight tableau columns and four foundations.\n\n"
       "Any face-up card moves with every card above it onto the next higher card of its\n"
       "suit, or, when it is a King, into an empty column; a column's top card may go to its\n"
-      "foundation; a face-down card left on top turns up in the same move (rules.md\n"
+      "foundation; a face-down card left on top turns up in the same move (docs/rules.md\n"
       "\"Geoffrey\"). Make one with deal(n) or from_text(text).";
 
   static constexpr int kColumns = 8;
@@ -50,21 +51,22 @@ struct Geoffrey {
     Card below;  // the card h lay on, kNoCard at the bottom
   };
 
-  // Numbered deal n (rules.md "Numbered deals").
+  // Numbered deal n (docs/rules.md "Numbered deals").
   static Geoffrey deal(std::uint64_t n);
-  // Reads the README text format; throws ParseError naming the line and token.
+  // Reads the text format (docs/rules.md "Text formats"); throws ParseError naming the line and
+  // token.
   static Geoffrey from_text(std::string_view text);
   // Reads "3:9S>5" or "2:AH>F"; throws ParseError "bad move text '...': why".
   static Move parse_move(std::string_view text);
   // The notation of a move.
   static std::string move_text(const Move& m);
-  // The position in the README text format, no trailing newline.
+  // The position in its text format (docs/rules.md "Text formats"), no trailing newline.
   std::string to_text() const;
 
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
   // Number of legal moves, without listing them (perft's bulk count).
-  int count_moves() const { return moves_with(tops_, up_, next_home_, same_, __builtin_popcount(empty_)); }
+  int count_moves() const { return moves_with(tops_, up_, next_home_, same_, popcount(empty_)); }
   // Number of legal moves after the legal move m, without making it (perft's last two plies);
   // the second argument (count_moves() here) is not needed.
   int count_after(const Move& m, int) const {
@@ -78,7 +80,9 @@ struct Geoffrey {
   // one rather than made (the moved cards' links are looked up as make() would leave them).
   inline std::uint64_t count_three_plies() const;
   // canonical_hash() after the legal move m, without making it (the solver's look-ahead).
-  std::uint64_t child_canonical_hash(const Move& m) const { return canonical_ ^ canonical_change(m); }
+  std::uint64_t child_canonical_hash(const Move& m) const {
+    return canonical_ ^ canonical_change(m);
+  }
   // Whether the legal move m turns up the face-down card it uncovers.
   bool turns_card(const Move& m) const { return face_down(low_[m.card]); }
   // Plays a legal move; the Undo takes it back.
@@ -90,10 +94,10 @@ struct Geoffrey {
   std::uint64_t hash() const { return hash_; }
   // Zobrist key that ignores which column holds which pile, kept incrementally.
   std::uint64_t canonical_hash() const { return canonical_; }
-  // Key of the exact position worked out from scratch (README "Zobrist keys").
-  std::uint64_t compute_hash() const;
+  // Key of the exact position worked out from scratch (docs/architecture.md "Zobrist keys").
+  std::uint64_t compute_hash() const { return compute_key(false); }
   // Canonical key worked out from scratch.
-  std::uint64_t compute_canonical_hash() const;
+  std::uint64_t compute_canonical_hash() const { return compute_key(true); }
   // Cards on the foundations.
   int score() const { return found_[0] + found_[1] + found_[2] + found_[3]; }
   // All 52 cards are on the foundations.
@@ -102,9 +106,11 @@ struct Geoffrey {
   bool operator==(const Geoffrey& o) const;
 
  private:
-  // Keys in the README's draw order: ON[c][d], BOTTOM[k][c], BOTTOM_ANY[c], DOWN[c], HOME[c].
-  static constexpr int kOn = 0, kBottom = kOn + kDeck * kDeck, kBottomAny = kBottom + kColumns * kDeck,
-                       kDown = kBottomAny + kDeck, kHome = kDown + kDeck, kKeyCount = kHome + kDeck;
+  // Keys in their draw order (docs/architecture.md "Zobrist keys"): ON[c][d], BOTTOM[k][c],
+  // BOTTOM_ANY[c], DOWN[c], HOME[c].
+  static constexpr int kOn = 0, kBottom = kOn + kDeck * kDeck,
+                       kBottomAny = kBottom + kColumns * kDeck, kDown = kBottomAny + kDeck,
+                       kHome = kDown + kDeck, kKeyCount = kHome + kDeck;
   static constexpr std::array<std::uint64_t, kKeyCount> kKeys =
       zobrist_keys<kKeyCount>(0x47656F6666726579ULL);  // "Geoffrey"
 
@@ -121,7 +127,7 @@ struct Geoffrey {
   // The top card of column k, kNoCard when it is empty.
   Card top(int k) const {
     const std::uint64_t b = tops_ & piles_[k];
-    return b ? static_cast<Card>(__builtin_ctzll(b)) : kNoCard;
+    return b ? static_cast<Card>(ctz(b)) : kNoCard;
   }
   static constexpr std::uint64_t kAces = 0x0000'0080'0400'2001ULL;   // AC AD AH AS
   static constexpr std::uint64_t kKings = 0x0008'0040'0200'1000ULL;  // KC KD KH KS
@@ -134,6 +140,8 @@ struct Geoffrey {
     return kKeys[below == kNoCard ? kBottomAny + c : kOn + c * kDeck + below];
   }
 
+  // The exact (canonical: false) or canonical key worked out from scratch.
+  std::uint64_t compute_key(bool canonical) const;
   // XOR of the canonical-key terms the legal move m changes, read before it is made.
   inline std::uint64_t canonical_change(const Move& m) const;
   // Cards c whose c + 1 is in the same pile, for a pile's mask (a suit's King and the next suit's
@@ -155,8 +163,8 @@ struct Geoffrey {
   // Legal moves of a position with these masks and this many empty columns.
   static int moves_with(std::uint64_t tops, std::uint64_t up, std::uint64_t next_home,
                         std::uint64_t same, int empty) {
-    return __builtin_popcountll(tops & next_home) + __builtin_popcountll(builds(tops, up, same)) +
-           __builtin_popcountll(up & kKings) * empty;
+    return popcount(tops & next_home) + popcount(builds(tops, up, same)) +
+           popcount(up & kKings) * empty;
   }
   // count_after() of a move from its parts (count_two_plies_in() reads them through an After):
   // low_card and under, the card right under the head and all cards under it; from, the pile the
@@ -232,19 +240,19 @@ struct Geoffrey {
 inline int Geoffrey::generate(Move* out) const {
   int n = 0;
   for (std::uint64_t b = tops_ & next_home_; b; b &= b - 1) {
-    const Card c = static_cast<Card>(__builtin_ctzll(b));
+    const Card c = static_cast<Card>(ctz(b));
     out[n++] = {col_[c], c, kFoundation};
   }
   for (std::uint64_t b = builds(tops_, up_, same_); b; b &= b - 1) {
-    const Card c = static_cast<Card>(__builtin_ctzll(b));
+    const Card c = static_cast<Card>(ctz(b));
     out[n++] = {col_[c], c, col_[c + 1]};
   }
   // A King's own column holds it, so every empty column is another one.
   if (empty_)
     for (std::uint64_t b = up_ & kKings; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       for (std::uint32_t e = empty_; e; e &= e - 1)
-        out[n++] = {col_[c], c, static_cast<std::uint8_t>(__builtin_ctz(e))};
+        out[n++] = {col_[c], c, static_cast<std::uint8_t>(ctz(e))};
     }
   return n;
 }
@@ -268,7 +276,7 @@ inline Geoffrey::After Geoffrey::here() const {
   v.up = up_;
   v.next_home = next_home_;
   v.same = same_;
-  v.empty = __builtin_popcount(empty_);
+  v.empty = popcount(empty_);
   return v;
 }
 
@@ -309,25 +317,25 @@ inline Geoffrey::After Geoffrey::after(const Move& m) const {
 inline std::uint64_t Geoffrey::count_two_plies_in(const After& v) const {
   const auto replies_in = [&](Card c, std::uint64_t onto, std::uint64_t tops, std::uint64_t up,
                               std::uint64_t next_home, int empty) {
-    return replies_with(low_in(v, c), under_in(v, c), v.piles[col_in(v, c)], onto, tops, up, next_home,
-                        v.same, empty);
+    return replies_with(low_in(v, c), under_in(v, c), v.piles[col_in(v, c)], onto, tops, up,
+                        next_home, v.same, empty);
   };
   std::uint64_t total = 0;
   for (std::uint64_t b = v.tops & v.next_home; b; b &= b - 1) {
-    const Card c = static_cast<Card>(__builtin_ctzll(b));
+    const Card c = static_cast<Card>(ctz(b));
     total += static_cast<std::uint64_t>(
         replies_in(c, 0, v.tops ^ bit(c), v.up ^ bit(c), v.next_home ^ home_change(c), v.empty));
   }
   for (std::uint64_t b = builds(v.tops, v.up, v.same); b; b &= b - 1) {
-    const Card c = static_cast<Card>(__builtin_ctzll(b));
-    total += static_cast<std::uint64_t>(
-        replies_in(c, v.piles[col_in(v, static_cast<Card>(c + 1))], v.tops, v.up, v.next_home, v.empty));
+    const Card c = static_cast<Card>(ctz(b));
+    total += static_cast<std::uint64_t>(replies_in(c, v.piles[col_in(v, static_cast<Card>(c + 1))],
+                                                   v.tops, v.up, v.next_home, v.empty));
   }
   if (v.empty) {
     // Every empty column leaves the same position up to column order, so the same count.
     int kings = 0;
     for (std::uint64_t b = v.up & kKings; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       kings += replies_in(c, 0, v.tops, v.up, v.next_home, v.empty - 1);
     }
     total += static_cast<std::uint64_t>(kings) * static_cast<std::uint64_t>(v.empty);
@@ -352,7 +360,7 @@ inline std::uint64_t Geoffrey::canonical_change(const Move& m) const {
 }
 
 // The masks and piles after() works out, updated in place here: building an After in make()
-// slowed the make/unmake walk by 16%.
+// slows the make/unmake walk (docs/solver.md "Experiments").
 inline Geoffrey::Undo Geoffrey::make(const Move& m) {
   const int s = m.src;
   const Card h = m.card;
@@ -379,7 +387,7 @@ inline Geoffrey::Undo Geoffrey::make(const Move& m) {
     empty_ &= ~(1u << t);
     low_[h] = onto_top;
     for (std::uint64_t b = group; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       col_[c] = static_cast<std::uint8_t>(t);
       under_[c] = (under_[c] & group) | onto;
     }
@@ -412,7 +420,7 @@ inline void Geoffrey::unmake(const Move& m, const Undo& u) {
     const std::uint64_t group = u.from ^ rest;
     low_[h] = u.below;
     for (std::uint64_t b = group; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       col_[c] = static_cast<std::uint8_t>(s);
       under_[c] = (under_[c] & group) | rest;
     }

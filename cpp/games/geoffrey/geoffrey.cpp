@@ -22,11 +22,20 @@ bool same_word(std::string_view token, std::string_view lower) {
 // Suit 0..3 of a suit letter (any case); -1 when it is not one.
 int parse_suit(char ch) {
   switch (ch) {
-    case 'C': case 'c': return 0;
-    case 'D': case 'd': return 1;
-    case 'H': case 'h': return 2;
-    case 'S': case 's': return 3;
-    default: return -1;
+    case 'C':
+    case 'c':
+      return 0;
+    case 'D':
+    case 'd':
+      return 1;
+    case 'H':
+    case 'h':
+      return 2;
+    case 'S':
+    case 's':
+      return 3;
+    default:
+      return -1;
   }
 }
 
@@ -180,37 +189,24 @@ std::string Geoffrey::to_text() const {
 Geoffrey::Layout Geoffrey::layout() const {
   Layout columns;
   for (int k = 0; k < kColumns; ++k) {
-    columns.len[k] = __builtin_popcountll(piles_[k]);
-    columns.down[k] = __builtin_popcountll(piles_[k] & ~up_);
+    columns.len[k] = popcount(piles_[k]);
+    columns.down[k] = popcount(piles_[k] & ~up_);
     for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
-      columns.cards[k][__builtin_popcountll(under_[c])] = c;
+      const Card c = static_cast<Card>(ctz(b));
+      columns.cards[k][popcount(under_[c])] = c;
     }
   }
   return columns;
 }
 
-std::uint64_t Geoffrey::compute_hash() const {
+std::uint64_t Geoffrey::compute_key(bool canonical) const {
   std::uint64_t h = 0;
   for (int suit = 0; suit < 4; ++suit)
     for (int r = 1; r <= found_[suit]; ++r) h ^= kKeys[kHome + make_card(r, suit)];
   for (int k = 0; k < kColumns; ++k)
     for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
-      h ^= term(c, low_[c], k);
-      if (face_down(c)) h ^= kKeys[kDown + c];
-    }
-  return h;
-}
-
-std::uint64_t Geoffrey::compute_canonical_hash() const {
-  std::uint64_t h = 0;
-  for (int suit = 0; suit < 4; ++suit)
-    for (int r = 1; r <= found_[suit]; ++r) h ^= kKeys[kHome + make_card(r, suit)];
-  for (int k = 0; k < kColumns; ++k)
-    for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
-      h ^= canonical_term(c, low_[c]);
+      const Card c = static_cast<Card>(ctz(b));
+      h ^= canonical ? canonical_term(c, low_[c]) : term(c, low_[c], k);
       if (face_down(c)) h ^= kKeys[kDown + c];
     }
   return h;
@@ -223,7 +219,7 @@ bool Geoffrey::operator==(const Geoffrey& o) const {
   for (int k = 0; k < kColumns; ++k) {
     if (piles_[k] != o.piles_[k]) return false;
     for (std::uint64_t b = piles_[k]; b; b &= b - 1) {
-      const Card c = static_cast<Card>(__builtin_ctzll(b));
+      const Card c = static_cast<Card>(ctz(b));
       if (low_[c] != o.low_[c]) return false;
     }
   }

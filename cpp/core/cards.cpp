@@ -1,4 +1,4 @@
-#include "common.hpp"
+#include "core/cards.hpp"
 
 #include <algorithm>
 #include <string>
@@ -57,10 +57,10 @@ void shuffle(Card* list, int n, std::uint64_t seed) {
 // as a space, and lone surrogates, which no output encoding takes (the same ranges as the
 // reference's _INVISIBLE_RANGES).
 static constexpr char32_t kInvisible[][2] = {
-    {0x80, 0xA0},     {0xAD, 0xAD},     {0x34F, 0x34F},   {0x600, 0x605},   {0x61C, 0x61C},
-    {0x115F, 0x1160}, {0x1680, 0x1680}, {0x17B4, 0x17B5}, {0x180B, 0x180F}, {0x2000, 0x200F},
-    {0x2028, 0x202F}, {0x205F, 0x206F}, {0x3000, 0x3000}, {0x3164, 0x3164}, {0xD800, 0xDFFF},
-    {0xFE00, 0xFE0F}, {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF9, 0xFFFB}, {0x1D173, 0x1D17A},
+    {0x80, 0xA0},       {0xAD, 0xAD},     {0x34F, 0x34F},   {0x600, 0x605},   {0x61C, 0x61C},
+    {0x115F, 0x1160},   {0x1680, 0x1680}, {0x17B4, 0x17B5}, {0x180B, 0x180F}, {0x2000, 0x200F},
+    {0x2028, 0x202F},   {0x205F, 0x206F}, {0x3000, 0x3000}, {0x3164, 0x3164}, {0xD800, 0xDFFF},
+    {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF9, 0xFFFB}, {0x1D173, 0x1D17A},
     {0xE0000, 0xE0FFF},
 };
 
@@ -86,9 +86,13 @@ std::string quote(std::string_view text) {
     if (ch >= 0x80) {
       // One UTF-8 sequence (the text came from a Python str, so it is well formed but for a lone
       // surrogate's three bytes, which decode the same way).
-      const std::size_t len = std::min<std::size_t>(ch < 0xE0 ? 2 : ch < 0xF0 ? 3 : 4, text.size() - i);
+      const std::size_t len = std::min<std::size_t>(ch < 0xE0   ? 2
+                                                    : ch < 0xF0 ? 3
+                                                                : 4,
+                                                    text.size() - i);
       char32_t c = ch & (0x7F >> len);
-      for (std::size_t k = 1; k < len; ++k) c = c << 6 | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+      for (std::size_t k = 1; k < len; ++k)
+        c = c << 6 | (static_cast<unsigned char>(text[i + k]) & 0x3F);
       if (invisible(c))
         out += c < 0x100 ? "\\x" + hex(c, 2) : c < 0x10000 ? "\\u" + hex(c, 4) : "\\U" + hex(c, 8);
       else
@@ -98,11 +102,21 @@ std::string quote(std::string_view text) {
     }
     ++i;
     switch (ch) {
-      case '\\': out += "\\\\"; break;
-      case '\'': out += "\\'"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\'':
+        out += "\\'";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (ch < 0x20 || ch == 0x7F)
           out += "\\x" + hex(ch, 2);

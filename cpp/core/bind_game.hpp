@@ -1,7 +1,8 @@
-// One pybind11 binding for all three games. A game type G provides:
+// One pybind11 binding for all three games; a game's bind_<game>.cpp calls bind_game<G>() with
+// SolverRules<G> (core/search.hpp) declared first. A game type G provides:
 //   using Move (trivially copyable; operator== compares what the move is, id() a 64-bit
 //     identity for Python's hash), using Undo (what make() needs to be taken back),
-//   kName, kMoveName, kMaxMoves (capacity of a move buffer),
+//   kName, kMoveName (the Python class names), kMaxMoves (capacity of a move buffer),
 //   static G deal(uint64_t), static G from_text(std::string_view) (throws ParseError),
 //   static Move parse_move(std::string_view) (throws ParseError), static std::string
 //   move_text(const Move&), std::string to_text() const,
@@ -10,6 +11,8 @@
 //   Undo make(const Move&) (the move must be legal), void unmake(const Move&, const Undo&),
 //   uint64_t hash() const, uint64_t canonical_hash() const, bool is_won() const,
 //   int score() const, bool operator==(const G&) const.
+// Optional: count_two_plies() and count_three_plies() (core/perft.hpp); for the solver,
+// child_canonical_hash(const Move&) (core/search.hpp).
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -21,8 +24,8 @@
 #include <utility>
 #include <vector>
 
-#include "search.hpp"
-#include "solver.hpp"
+#include "core/perft.hpp"
+#include "core/search.hpp"
 
 namespace pe {
 // Arguments taken as any Python object and checked by the function itself, so that a wrong type
@@ -56,7 +59,9 @@ struct type_caster<pe::MoveOrText<Move>> {
     value.obj = reinterpret_borrow<object>(src);
     return true;
   }
-  static handle cast(const pe::MoveOrText<Move>& m, return_value_policy, handle) { return m.obj.inc_ref(); }
+  static handle cast(const pe::MoveOrText<Move>& m, return_value_policy, handle) {
+    return m.obj.inc_ref();
+  }
 };
 }  // namespace pybind11::detail
 
@@ -120,7 +125,9 @@ inline std::string utf8(const py::str& text) {
 }
 
 // The __name__ of o's type, for error messages.
-inline std::string type_name(const py::handle& o) { return py::str(py::type::of(o).attr("__name__")); }
+inline std::string type_name(const py::handle& o) {
+  return py::str(py::type::of(o).attr("__name__"));
+}
 
 // type_name(o), with its module when it is the name expected (a move of the other implementation).
 inline std::string other_type_name(const py::handle& o, const std::string& expected) {
@@ -152,23 +159,67 @@ inline int perft_depth(const py::object& depth) {
     throw py::type_error("perft depth must be an int, got " +
                          std::string(py::str(py::type::of(depth).attr("__name__"))));
   if (depth < py::int_(0) || depth > py::int_(kMaxPerftDepth))
-    throw py::value_error("perft depth must be in 0 .. " + std::to_string(kMaxPerftDepth) + ", got " +
-                          std::string(py::str(depth)));
+    throw py::value_error("perft depth must be in 0 .. " + std::to_string(kMaxPerftDepth) +
+                          ", got " + std::string(py::str(depth)));
   return depth.cast<int>();
 }
 
-// Makes cls(...) and cls.__new__(cls) refuse anything but `arity` arguments, so Python can never
-// hold an instance whose C++ value was not constructed (pybind11's own __new__ leaves it raw).
-template <class Class>
-void refuse_bare_new(Class& cls, std::size_t arity, const std::string& how) {
-  py::object base_new = cls.attr("__new__");
-  const std::string name = py::str(cls.attr("__name__"));
-  cls.attr("__new__") = py::cpp_function([base_new, arity, how, name](const py::object& type, const py::args& args,
-                                                                      const py::kwargs& kwargs) {
-    if (arity == 0 || args.size() + kwargs.size() != arity)
-      throw py::type_error(name + " cannot be made that way: " + how);
-    return base_new(type, *args, **kwargs);
-  });
+// tp_new of every bound class: calls the class's own __new__ (own_new()), as CPython's generic
+// slot_tp_new would, but as a function of its own. CPython lets a base's __new__ (object's,
+// pybind11_object's) make an instance of a class only when the class's tp_new is that generic
+// one or the base's own; with this one both refuse ("pybind11_object.__new__(X) is not safe").
+extern "C" inline PyObject* call_own_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  PyObject* own = PyObject_GetAttrString(reinterpret_cast<PyObject*>(type), "__new__");
+  if (!own) return nullptr;
+  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  PyObject* with_type = PyTuple_New(n + 1);
+  if (!with_type) {
+    Py_DECREF(own);
+    return nullptr;
+  }
+  Py_INCREF(type);
+  PyTuple_SET_ITEM(with_type, 0, reinterpret_cast<PyObject*>(type));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* arg = PyTuple_GET_ITEM(args, i);
+    Py_INCREF(arg);
+    PyTuple_SET_ITEM(with_type, i + 1, arg);
+  }
+  PyObject* made = PyObject_Call(own, with_type, kwargs);
+  Py_DECREF(with_type);
+  Py_DECREF(own);
+  return made;
+}
+
+// pybind11's tp_new for pybind11_object itself, and for a type with no bound C++ class under it:
+// pybind11 would abort the process ("instance allocation failed"); this raises TypeError.
+// Every other type goes on to pybind11's own allocation.
+extern "C" inline PyObject* checked_object_new(PyTypeObject* type, PyObject* args,
+                                               PyObject* kwargs) {
+  if (reinterpret_cast<PyObject*>(type) == py::detail::get_internals().instance_base ||
+      py::detail::all_type_info(type).empty()) {
+    PyErr_Format(PyExc_TypeError, "%s cannot be made: it is no game or move class", type->tp_name);
+    return nullptr;
+  }
+  return py::detail::pybind11_object_new(type, args, kwargs);
+}
+
+// Makes make(type, *args, **kwargs) the only way from Python to an instance of cls: make must
+// return a fully built instance or raise. pybind11's own __new__ returns an instance whose C++
+// value is not constructed until __init__ runs (a method reached before reads raw memory), and
+// CPython would let pybind11_object.__new__ or object.__new__ make one whenever cls's tp_new is
+// the generic slot_tp_new: call_own_new() closes both ways. pybind11_object's own tp_new gets
+// checked_object_new(), so that no base of cls can end the process either.
+template <class Class, class Make>
+void own_new(Class& cls, Make make) {
+  cls.attr("__new__") = py::cpp_function(make);
+  auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  type->tp_new = call_own_new;
+  PyType_Modified(type);
+  auto* base = reinterpret_cast<PyTypeObject*>(py::detail::get_internals().instance_base);
+  if (base->tp_new != checked_object_new) {
+    base->tp_new = checked_object_new;
+    PyType_Modified(base);
+  }
 }
 
 // Registers G's move class, G's position class and perft and solve overloads on module m;
@@ -182,27 +233,47 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   // A move argument: a Move, or its text; TypeError worded as the reference's for anything else.
   const auto move_of = [](const MoveOrText<Move>& arg) -> Move {
     if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
-    if (py::isinstance<py::str>(arg.obj)) return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
-    throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " + other_type_name(arg.obj, G::kMoveName));
+    if (py::isinstance<py::str>(arg.obj))
+      return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
+    throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " +
+                         other_type_name(arg.obj, G::kMoveName));
   };
-  py::class_<Move> move(m, G::kMoveName,
-                        "A move of this game; str() is its notation (README \"Move notation\").");
-  move.def(py::init([](const Text& text) { return G::parse_move(text_argument(text, "move text")); }),
-           py::arg("text"),
-           "Reads a move's notation. Raises ValueError naming what is wrong.")
+  py::class_<Move> move(
+      m, G::kMoveName,
+      "A move of this game; str() is its notation (docs/rules.md \"Move notation\").",
+      py::is_final());
+  move.def(py::init(
+               [](const Text& text) { return G::parse_move(text_argument(text, "move text")); }),
+           py::arg("text"), "Reads a move's notation. Raises ValueError naming what is wrong.")
       .def("__str__", text_of)
       .def("__repr__",
            [](const Move& mv) {
              return std::string(G::kMoveName) + "(" +
                     std::string(py::repr(py::str(G::move_text(mv)))) + ")";
            })
-      .def("__eq__", [](const Move& a, const Move& b) { return a == b; }, py::is_operator())
-      .def("__eq__", [](const Move&, const py::object&) { return false; }, py::is_operator())
+      .def(
+          "__eq__", [](const Move& a, const Move& b) { return a == b; }, py::is_operator())
+      .def(
+          "__eq__", [](const Move&, const py::object&) { return false; }, py::is_operator())
       .def("__hash__", [](const Move& mv) { return py::hash(py::int_(mv.id())); })
       .def("__reduce__", [](const py::object& self) {
-        return py::make_tuple(py::type::of(self), py::make_tuple(G::move_text(self.cast<const Move&>())));
+        return py::make_tuple(py::type::of(self),
+                              py::make_tuple(G::move_text(self.cast<const Move&>())));
       });
-  refuse_bare_new(move, 1, "a move is made from its text, as in " + std::string(G::kMoveName) + "('...')");
+  // Move(text) and Move.__new__(Move, text) give a fully built move; __init__ then finds the
+  // instance registered and, as pybind11 does for any second __init__, leaves it as it is.
+  own_new(move, [move_type = py::handle(move)](const py::handle& type, const py::args& args,
+                                               const py::kwargs& kwargs) {
+    const std::string name = G::kMoveName;
+    if (!type.is(move_type))
+      throw py::type_error(name + ".__new__(" + std::string(py::repr(type)) + "): expected " +
+                           name);
+    if (args.size() + kwargs.size() != 1 || (kwargs.size() == 1 && !kwargs.contains("text")))
+      throw py::type_error(name + " cannot be made that way: a move is made from its text, as in " +
+                           name + "('...')");
+    const py::object text = args.size() ? py::object(args[0]) : py::object(kwargs["text"]);
+    return py::cast(G::parse_move(text_argument(Text{text}, "move text")));
+  });
 
   auto find_legal = [](const State& s, const Move& mv) -> std::optional<Move> {
     Move moves[G::kMaxMoves];
@@ -214,27 +285,34 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   auto play = [find_legal](State& s, const Move& mv) {
     std::optional<Move> legal = find_legal(s, mv);
     if (!legal) {
-      PyErr_SetString(illegal_move_error().ptr(),
-                      ("illegal move " + G::move_text(mv) + ": not legal in this position").c_str());
+      PyErr_SetString(
+          illegal_move_error().ptr(),
+          ("illegal move " + G::move_text(mv) + ": not legal in this position").c_str());
       throw py::error_already_set();
     }
     s.history.emplace_back(*legal, s.pos.make(*legal));
   };
-  py::class_<State> cls(m, G::kName, doc);
+  py::class_<State> cls(m, G::kName, doc, py::is_final());
   cls.attr("Move") = move;
   cls.def_static(
          "deal", [](const py::object& n) { return State(G::deal(deal_number(n))); }, py::arg("n"),
-         "Numbered deal n, 0 <= n < 2**64 (README \"Numbered deals\"). Raises ValueError out of range.")
+         "Numbered deal n, 0 <= n < 2**64 (docs/rules.md \"Numbered deals\"). Raises ValueError "
+         "out of range.")
       .def_static(
-          "from_text", [](const Text& text) { return State(G::from_text(text_argument(text, "position text"))); },
+          "from_text",
+          [](const Text& text) {
+            return State(G::from_text(text_argument(text, "position text")));
+          },
           py::arg("text"),
-          "Reads a position in the game's text format. Raises ValueError naming the line and token.")
+          "Reads a position in the game's text format. Raises ValueError naming the line and "
+          "token.")
       .def_static(
-          "parse_move", [](const Text& text) { return G::parse_move(text_argument(text, "move text")); },
-          py::arg("text"),
-          "Reads a move's notation. Raises ValueError naming what is wrong.")
-      .def("to_text", [](const State& s) { return s.pos.to_text(); },
-           "The position in the game's text format.")
+          "parse_move",
+          [](const Text& text) { return G::parse_move(text_argument(text, "move text")); },
+          py::arg("text"), "Reads a move's notation. Raises ValueError naming what is wrong.")
+      .def(
+          "to_text", [](const State& s) { return s.pos.to_text(); },
+          "The position in the game's text format.")
       .def("__str__", [](const State& s) { return s.pos.to_text(); })
       .def("__repr__",
            [](const State& s) {
@@ -256,7 +334,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           },
           py::arg("move"), "Whether the move (or its text) is legal in this position.")
       .def(
-          "play", [play, move_of](State& s, const MoveOrText<Move>& mv) { play(s, move_of(mv)); }, py::arg("move"),
+          "play", [play, move_of](State& s, const MoveOrText<Move>& mv) { play(s, move_of(mv)); },
+          py::arg("move"),
           "Plays a move (or its text). Raises IllegalMoveError, leaving the position unchanged.")
       .def(
           "undo",
@@ -276,22 +355,35 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
             return moves;
           },
           "The moves played since the position was set up, oldest first.")
-      .def("copy", [](const State& s) { return State(s); }, "An independent copy, move stack included.")
+      .def(
+          "copy", [](const State& s) { return State(s); },
+          "An independent copy, move stack included.")
       .def("__copy__", [](const State& s) { return State(s); })
-      .def("__deepcopy__", [](const State& s, const py::object&) { return State(s); }, py::arg("memo"))
-      .def("__eq__", [](const State& a, const State& b) { return a.pos == b.pos; }, py::is_operator())
-      .def("__eq__", [](const State&, const py::object&) { return false; }, py::is_operator())
-      .def_property_readonly("hash", [](const State& s) { return s.pos.hash(); },
-                             "Zobrist key of the exact position: an unsigned 64-bit int.")
+      .def(
+          "__deepcopy__", [](const State& s, const py::object&) { return State(s); },
+          py::arg("memo"))
+      .def(
+          "__eq__", [](const State& a, const State& b) { return a.pos == b.pos; },
+          py::is_operator())
+      .def(
+          "__eq__", [](const State&, const py::object&) { return false; }, py::is_operator())
+      .def_property_readonly(
+          "hash", [](const State& s) { return s.pos.hash(); },
+          "Zobrist key of the exact position: an unsigned 64-bit int.")
       .def_property_readonly(
           "canonical_hash", [](const State& s) { return s.pos.canonical_hash(); },
-          "Zobrist key equal for positions alike up to the game's symmetries: an unsigned 64-bit int.")
-      .def_property_readonly("is_won", [](const State& s) { return s.pos.is_won(); },
-                             "True when the game is won (README \"Rules\").")
-      .def_property_readonly("is_over", [](const State& s) { return s.pos.count_moves() == 0; },
-                             "True when no move is legal.")
-      .def_property_readonly("score", [](const State& s) { return s.pos.score(); },
-                             "Germaine: rules.md score; Royal Marriage: cards removed; Geoffrey: cards home.")
+          "Zobrist key equal for positions alike up to the game's symmetries: an unsigned 64-bit "
+          "int.")
+      .def_property_readonly(
+          "is_won", [](const State& s) { return s.pos.is_won(); },
+          "True when the game is won (docs/rules.md, the game's section).")
+      .def_property_readonly(
+          "is_over", [](const State& s) { return s.pos.count_moves() == 0; },
+          "True when no move is legal.")
+      .def_property_readonly(
+          "score", [](const State& s) { return s.pos.score(); },
+          "Germaine: its score (docs/rules.md \"Germaine 2-Move\"); Royal Marriage: cards removed; "
+          "Geoffrey: cards home.")
       .def("__reduce__", [](const py::object& self) {
         // The same pure-Python replay as the reference: the start position and the move texts.
         const State& s = self.cast<const State&>();
@@ -301,15 +393,20 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
                               py::make_tuple(py::type::of(self), s.root.to_text(), moves));
       });
   cls.attr("__hash__") = py::none();
-  refuse_bare_new(cls, 0,
-                  "use " + std::string(G::kName) + ".deal(n) or " + std::string(G::kName) + ".from_text(text)");
+  // A position comes only from deal(), from_text(), copy() and the like, which build it in C++.
+  own_new(cls, [](const py::handle&, const py::args&, const py::kwargs&) -> py::object {
+    const std::string name = G::kName;
+    throw py::type_error(name + " cannot be made that way: use " + name + ".deal(n) or " + name +
+                         ".from_text(text)");
+  });
 
   m.def(
       "perft",
       [](const State& s, const py::object& depth_arg, bool bulk) {
         const int depth = perft_depth(depth_arg);
         G g = s.pos;
-        return run_interruptible([&](Interrupt& interrupt) { return perft(g, depth, bulk, interrupt); });
+        return run_interruptible(
+            [&](Interrupt& interrupt) { return perft(g, depth, bulk, interrupt); });
       },
       py::arg("state"), py::arg("depth"), py::arg("bulk") = true);
 
@@ -331,14 +428,18 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
         const G g = s.pos;
         const auto as_tuple = [](const SolveResult<G>& r) {
           static const char* const kStatus[] = {"won", "lost", "unknown"};
-          return py::make_tuple(kStatus[static_cast<int>(r.status)], r.line, r.score, r.nodes, r.proven);
+          return py::make_tuple(kStatus[static_cast<int>(r.status)], r.line, r.score, r.nodes,
+                                r.proven);
         };
         SolveResult<G> so_far;
         try {
-          return as_tuple(run_interruptible([&](Interrupt& interrupt) { return solve(g, opt, interrupt, &so_far); }));
+          return as_tuple(run_interruptible(
+              [&](Interrupt& interrupt) { return solve(g, opt, interrupt, &so_far); }));
         } catch (py::error_already_set& e) {
-          // Ctrl-C: the KeyboardInterrupt carries what the search found, for patience_engine.solve().
-          if (e.matches(PyExc_KeyboardInterrupt)) py::setattr(e.value(), "_so_far", as_tuple(so_far));
+          // Ctrl-C: the KeyboardInterrupt carries what the search found, for
+          // patience_engine.solve().
+          if (e.matches(PyExc_KeyboardInterrupt))
+            py::setattr(e.value(), "_so_far", as_tuple(so_far));
           throw;
         }
       },

@@ -1,6 +1,7 @@
 // Python binding of RoyalMarriage (see bind_game.hpp), with the reference's move properties.
-#include "bind_game.hpp"
-#include "royal_marriage.hpp"
+#include "royal_marriage_solver.hpp"
+// The solver rules above come first: bind_game() instantiates the solver with them.
+#include "core/bind_game.hpp"
 
 namespace pe {
 void bind_royal_marriage(py::module_& m) {

@@ -1,0 +1,339 @@
+// The generic solver: depth-first branch and bound with make/unmake and a bounded transposition
+// table keyed by canonical_hash(), over the knowledge of one game in SolverRules<G>
+// (docs/solver.md describes each game's rules and why they are safe).
+//
+// A game G (see core/bind_game.hpp for the rest of it) also provides, for the solver:
+//   uint64_t child_canonical_hash(const Move&) const: canonical_hash() after a legal move,
+//     without making it (the table prefetch).
+// SolverRules<G>, specialised in games/<game>/<game>_solver.hpp, provides:
+//   static constexpr int kWinValue: values >= it are wins;
+//   static constexpr bool kScored: a value below a win is still worth a line (Germaine's score);
+//   static constexpr int kMaxPly: the longest line from any position;
+//   explicit SolverRules(const G&): the rules' own state for a root position;
+//   static bool goal(const G&): stop here, nothing better lies below;
+//   static int value(const G&): the value of a position where the search stops;
+//   static int bound(const SolverRules&, const G&, bool pruning): an upper bound on every value
+//     reachable from the position (never below the truth, or a verdict is wrong);
+//   int order(G&, Move* out, bool pruning) const: the moves to search, best first (G is left as
+//     it came); returns how many, 0 for a dead end;
+//   Undo make(G&, const Move&), void unmake(G&, const Move&, const Undo&): the position's, plus
+//     any state the rules track (PlainMoves when they track none);
+//   scored games only: struct Order, static constexpr Order kOrder and kPasses[] (the narrowed
+//     passes of Solver::hunt), void use(const Order&).
+//
+// Every game is solved as "maximise a value": Royal Marriage and Geoffrey score 1 for a won
+// position and 0 for any other dead end; Germaine 2-Move scores its docs/rules.md "Germaine
+// 2-Move" score. A search returns an upper bound on the best value reachable from a position,
+// exact when it beats the best found so far (or the floor: while Germaine hunts for a win, values
+// below a win); the table stores those upper bounds. "Lost" is therefore "the best value
+// reachable is below a win", proven by a search that ran to the end.
+//
+// All three games are acyclic once Geoffrey's bottom-King column swaps are left out (they do not
+// change the canonical position; see SolverRules<Geoffrey>): Royal Marriage and Germaine lose a
+// card or a unit of slide allowance on every move, and a Geoffrey card that leaves the card under
+// it never lies on that card again. So no position is its own descendant, and a position is stored
+// only once its search is over: nothing on the current path is ever in the table, hence it can
+// neither be evicted while in use nor be taken for a failure.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <chrono>
+#include <cstdint>
+#include <iterator>
+#include <limits>
+#include <vector>
+
+#include "core/perft.hpp"
+#include "core/trans_table.hpp"
+
+namespace pe {
+
+template <class G>
+struct SolverRules;
+
+// make/unmake for rules that keep no state of their own: the position's own.
+template <class G>
+struct PlainMoves {
+  static typename G::Undo make(G& g, const typename G::Move& m) { return g.make(m); }
+  static void unmake(G& g, const typename G::Move& m, const typename G::Undo& u) { g.unmake(m, u); }
+};
+
+// Outcome of a solve: a winning line found, no line wins (proven), or a limit stopped it first.
+enum class SolveStatus { kWon, kLost, kUnknown };
+
+// The limits and switches of one solve.
+struct SolveOptions {
+  std::uint64_t node_limit = 0;  // positions expanded at most; 0: no limit
+  double time_limit = 0;         // seconds, checked at the interrupt polls; 0: none
+  std::size_t table_bytes = std::size_t{64} << 20;  // transposition table size; 0: no table
+  bool pruning = true;                              // the games' pruning rules (SolverRules)
+};
+
+// What a solve found: the status, the line (winning, or to Germaine's best score), the score at
+// the end of that line, the positions expanded, and whether the result is proven best.
+template <class G>
+struct SolveResult {
+  SolveStatus status;
+  std::vector<typename G::Move> line;
+  int score;
+  std::uint64_t nodes;
+  bool proven;
+};
+
+// One solve of one position; run() once.
+template <class G>
+class Solver {
+ public:
+  using Move = typename G::Move;
+  using Rules = SolverRules<G>;
+
+  // Searches root under opt; interrupt is the caller's (Ctrl-C) poll, also used for time_limit.
+  Solver(const G& root, const SolveOptions& opt, Interrupt& interrupt)
+      : root_(root),
+        g_(root),
+        rules_(root),
+        table_(opt.table_bytes),
+        outer_(interrupt),
+        node_limit_(opt.node_limit ? opt.node_limit : kNoLimit),
+        pruning_(opt.pruning) {
+    clock_.poll = &Solver::poll;
+    clock_.ctx = this;
+    timed_ = opt.time_limit > 0;
+    start_ = Clock::now();
+    // Capped at 1e9 s (about 31 years): a span past about 9e9 s overflows the clock's 64-bit
+    // nanoseconds and would end the search at once (run_phase() divides before it multiplies).
+    if (timed_)
+      deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(std::min(opt.time_limit, 1e9)));
+    best_line_.reserve(Rules::kMaxPly);
+  }
+
+  // Runs the search; throws Interrupted when the caller's poll asks to stop.
+  // A scored game whose root could still be won first hunts for a win alone (hunt()); then,
+  // unless the hunt settled everything (a search that ran to the end), the search for the best
+  // score goes on from the root with the rest of the limits, the table's bounds (upper bounds
+  // whatever the cut) kept.
+  SolveResult<G> run() {
+    target_ = Rules::bound(rules_, g_, pruning_);
+    bool finished = false;
+    bool no_win = false;  // proven: no line wins
+    if constexpr (Rules::kScored) {
+      if (target_ >= Rules::kWinValue) hunt(finished, no_win);
+    }
+    if (!finished) finished = run_phase(1, 1);
+    return result(finished, no_win);
+  }
+
+  // The result so far: finished, the search ran to the end; no_win, it proved that no line wins.
+  // Also what an interrupted search has found (finished and no_win false).
+  SolveResult<G> result(bool finished, bool no_win) const {
+    SolveResult<G> r;
+    // A dead end is no answer in the win-or-lose games; Germaine keeps its best line.
+    if (best_ >= Rules::kWinValue || Rules::kScored) r.line = best_line_;
+    G end = root_;
+    for (const Move& m : r.line) end.make(m);
+    r.score = end.score();
+    r.proven = finished || best_ >= target_;
+    r.status = end.is_won()         ? SolveStatus::kWon
+               : no_win || r.proven ? SolveStatus::kLost
+                                    : SolveStatus::kUnknown;
+    r.nodes = nodes_;
+    return r;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  // The hunt for a win alone: values that are no win are cut as if already found, so far fewer
+  // lines are searched and a win (or the proof that none exists) comes much sooner. Under a node
+  // or time limit it opens with narrowed passes (Rules::kPasses, 3/4 of the limits in equal
+  // shares, until one finds a win): each searches only the first few moves of every position
+  // (Rules::order() returns no more), each in an order of its own. A depth-first search never
+  // gets back up its tree to mend an early mistake, and whether it wins rests on those early
+  // choices; a narrowed pass tries the alternatives near the root within a few nodes, and another
+  // order is another try. Their lines are real play, so the best one found stands, but their
+  // bounds cover only the lines they searched (the table keeps them apart by pass) and no verdict
+  // rests on them. The hunt over every move, in the game's own order, then runs up to 7/8 of the
+  // limits. Sets finished when it settled everything, no_win when it proved no line wins.
+  void hunt(bool& finished, bool& no_win) {
+    constexpr std::uint64_t kPasses = std::size(Rules::kPasses);
+    static_assert(kPasses < 255, "a pass number fits the table's byte");
+    floor_ = Rules::kWinValue - 1;
+    if (node_limit_ != kNoLimit || timed_) {
+      // Every phase sets its order: one stopped by the clock starts rules_ afresh (search_to_end).
+      for (std::uint64_t i = 0; i < kPasses && best_ < Rules::kWinValue; ++i) {
+        pass_ = static_cast<std::uint8_t>(i + 1);
+        rules_.use(Rules::kPasses[i]);
+        run_phase(3 * (i + 1), 4 * kPasses);
+      }
+      pass_ = 0;
+    }
+    rules_.use(Rules::kOrder);
+    if (run_phase(7, 8)) {
+      no_win = best_ < Rules::kWinValue;
+      finished = !no_win;
+    }
+    floor_ = -1;
+  }
+
+  // Searches from the root until the share num / den of the solve's node and time limits, counted
+  // from its start, is spent (no node limit stays none); true when it ran to the end (or reached
+  // the target), false when a limit stopped it. A share short of the whole whose time is already
+  // up is skipped: the clock is read only every kPollPeriod, so it would run that long. The last
+  // search always starts, so a limit however short still settles a search that ends before the
+  // first clock read.
+  bool run_phase(std::uint64_t num, std::uint64_t den) {
+    limit_ = node_limit_ == kNoLimit
+                 ? kNoLimit
+                 : std::max(nodes_, node_limit_ / den * num + node_limit_ % den * num / den);
+    phase_deadline_ = start_ + (deadline_ - start_) / static_cast<std::int64_t>(den) *
+                                   static_cast<std::int64_t>(num);
+    if (timed_ && num < den && Clock::now() >= phase_deadline_) return false;
+    return search_to_end();
+  }
+
+  // Searches from the root under limit_ and phase_deadline_; true when it ran to the end (or
+  // reached the target), false when a limit stopped it.
+  bool search_to_end() {
+    stopped_ = timed_out_ = false;
+    try {
+      search(0);
+    } catch (const Interrupted&) {
+      if (!timed_out_) throw;
+      stopped_ = true;
+      // The throw skipped the unmakes on its way up: start the next search from the root again.
+      g_ = root_;
+      rules_ = Rules(root_);
+    }
+    return !stopped_;
+  }
+
+  // Interrupt::poll: true once the phase's deadline has passed or when the caller's poll says stop.
+  static bool poll(void* ctx) {
+    Solver& s = *static_cast<Solver*>(ctx);
+    if (s.timed_ && Clock::now() >= s.phase_deadline_) {
+      s.timed_out_ = true;
+      return true;
+    }
+    return s.outer_.poll && s.outer_.poll(s.outer_.ctx);
+  }
+
+  // A value reached at the end of the path of length ply; kept with its line when it is the best.
+  int reach(int ply, int value) {
+    if (value > best_) {
+      best_ = value;
+      best_line_.assign(path_, path_ + ply);
+    }
+    return value;
+  }
+
+  // Upper bound on the best value reachable from g_, exact when above the best found on entry;
+  // ply is the length of the path to g_. Returns early (no store) once stopped_ or the target.
+  int search(int ply) {
+    if (Rules::goal(g_)) return reach(ply, Rules::value(g_));
+    // Values up to cut are not worth a search: one as good is found, or the hunt wants a win.
+    const int cut = std::max(best_, floor_);
+    const int bound = Rules::bound(rules_, g_, pruning_);
+    if (bound <= cut) return bound;
+    const std::uint64_t key = g_.canonical_hash();
+    const int stored = table_.probe(key, pass_);
+    if (stored >= 0 && stored <= cut) return stored;
+    if (nodes_ == limit_) {
+      stopped_ = true;
+      return bound;
+    }
+    ++nodes_;
+    clock_.tick();
+    Move moves[G::kMaxMoves];
+    const int n = rules_.order(g_, moves, pruning_);
+    if (n == 0) return reach(ply, Rules::value(g_));
+    // Most children are answered by the table: fetch their entries together, not one miss each.
+    for (int i = 0; i < n; ++i) table_.prefetch(g_.child_canonical_hash(moves[i]));
+    const std::uint64_t start = nodes_;
+    int upper = 0;
+    for (int i = 0; i < n; ++i) {
+      assert(ply < Rules::kMaxPly);
+      const auto undo = rules_.make(g_, moves[i]);
+      path_[ply] = moves[i];
+      upper = std::max(upper, search(ply + 1));
+      rules_.unmake(g_, moves[i], undo);
+      if (stopped_ || best_ >= target_) return bound;
+    }
+    upper = std::min(upper, bound);
+    table_.store(key, upper, nodes_ - start + 1, pass_);
+    return upper;
+  }
+
+  const G root_;
+  G g_;
+  Rules rules_;
+  TransTable table_;
+  Interrupt& outer_;
+  Interrupt clock_;
+  Clock::time_point start_{};
+  Clock::time_point deadline_{};        // the time limit
+  Clock::time_point phase_deadline_{};  // the time limit of the search under way
+  bool timed_ = false;
+  bool timed_out_ = false;
+  static constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t node_limit_;
+  std::uint64_t limit_ = 0;  // node limit of the search under way
+  int floor_ = -1;           // values up to floor_ are cut: kWinValue - 1 while hunting a win
+  // The narrowed pass under way (Rules::kPasses[pass_ - 1]), 0: the search of every move; also
+  // the table tag of the search.
+  std::uint8_t pass_ = 0;
+  const bool pruning_;
+  bool stopped_ = false;
+  std::uint64_t nodes_ = 0;
+  int target_ = 0;
+  // Win-or-lose games start at 0: every line ends at a value of 0 or more, so a bound of 0
+  // already ends a search. Scored games have found nothing yet.
+  int best_ = Rules::kScored ? -1 : 0;
+  Move path_[SolverRules<G>::kMaxPly];
+  std::vector<Move> best_line_;
+};
+
+// Solves g (the objective of its game in docs/rules.md) under opt; throws Interrupted when
+// interrupt says stop, after writing the best found so far to so_far when given.
+template <class G>
+SolveResult<G> solve(const G& g, const SolveOptions& opt, Interrupt& interrupt,
+                     SolveResult<G>* so_far = nullptr) {
+  Solver<G> solver(g, opt, interrupt);
+  try {
+    return solver.run();
+  } catch (const Interrupted&) {
+    if (so_far) *so_far = solver.result(false, false);
+    throw;
+  }
+}
+
+// Puts the min(n, want) moves of moves[0..n) with the highest priority first, in order, ties
+// kept in generation order (deterministic), and returns how many: an insertion sort that drops
+// what falls past the first want places, so a narrowed search keeps its few moves cheaply.
+template <class Move>
+int sort_moves(Move* moves, int* priority, int n, int want) {
+  assert(want >= 1 || n == 0);
+  int kept = 0;
+  for (int i = 0; i < n; ++i) {
+    const Move m = moves[i];
+    const int p = priority[i];
+    int j = kept;
+    if (kept < want) {
+      ++kept;
+    } else if (p <= priority[kept - 1]) {
+      continue;  // no better than the last kept, which came earlier
+    } else {
+      j = kept - 1;
+    }
+    for (; j > 0 && priority[j - 1] < p; --j) {
+      moves[j] = moves[j - 1];
+      priority[j] = priority[j - 1];
+    }
+    moves[j] = m;
+    priority[j] = p;
+  }
+  return kept;
+}
+
+}  // namespace pe
