@@ -635,6 +635,11 @@ def test_report_works_on_a_read_only_file_system(tmp_path: Path, capsys: pytest.
             captured = capsys.readouterr()
             assert captured.err == "" and deals in captured.out
         assert survey.read_rows(str(killed)) == survey.read_rows(str(finished))
+        # A survey cannot add rows there: a clear error before any deal is solved.
+        for db in (finished, legacy):
+            assert main(["survey", "royal-marriage", "--deals", "1-6", "--jobs", "1", "--db", str(db)]) == 2
+            err = capsys.readouterr().err
+            assert err.startswith(f"patience: error: {db}: cannot write the survey database (") and err.count("\n") == 1
         assert {p.name: p.read_bytes() for p in media.iterdir()} == before
 
 

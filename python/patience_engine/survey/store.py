@@ -148,7 +148,7 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
     With ``create`` the connection is writable and a missing file is created; without it the
     connection is read-only. Raises ``SurveyFileError`` for a missing
     file (without ``create``) or a file that is not a survey database, which is then left
-    as it was; ``OSError`` if the file cannot be read or created.
+    as it was; ``OSError`` if the file cannot be read, or (with ``create``) created or written.
     """
     if not path:
         raise SurveyFileError("the survey database path is empty")
@@ -169,10 +169,17 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
         return reader
     reader.close()
     connection = sqlite3.connect(path)
-    # WAL: a commit appends to the log rather than rewriting pages. FULL syncs the WAL on every
-    # commit: a finished deal survives a power cut too.
-    connection.execute("PRAGMA journal_mode = WAL")
-    connection.execute("PRAGMA synchronous = FULL")
+    try:
+        # WAL: a commit appends to the log rather than rewriting pages. FULL syncs the WAL on every
+        # commit: a finished deal survives a power cut too.
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = FULL")
+        # Take the write lock once: a file that cannot be written fails here, not at the first row.
+        connection.execute("BEGIN IMMEDIATE")
+        connection.rollback()
+    except sqlite3.OperationalError as error:
+        connection.close()
+        raise OSError(f"{path}: cannot write the survey database ({error})") from None
     return connection
 
 
