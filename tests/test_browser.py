@@ -1,5 +1,8 @@
 """The solution page in a real browser: headless Chromium steps through it with the arrow keys.
 
+After every move the page must show the position, the move marked and the picture the reference
+implementation gives for the line so far, node for node.
+
 Needs Chromium and its driver (Debian packages ``chromium`` and
 ``chromium-driver``, installed by ``.ci/run``) and selenium (the test extra);
 skipped with the reason when they are missing. Screenshots are kept in
@@ -10,13 +13,19 @@ from __future__ import annotations
 
 import random
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any, Iterator, List
+from typing import Any, Iterator, List, Tuple
 
 import pytest
 
 import patience_engine
+from patience_engine import draw
+from patience_engine.games import REGISTRY
 from patience_engine.viewer import solution_html
+
+SVG = "{http://www.w3.org/2000/svg}"
+REFERENCE = {name: info.reference for name, info in REGISTRY.items()}
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -58,44 +67,104 @@ def _solution(state: Any) -> List[str]:
     return moves
 
 
-def _shown(browser: Any) -> str:
-    # textContent, not .text: the <pre> is hidden, and Selenium's .text is only what is rendered.
-    return str(browser.find_element(By.ID, "position").get_attribute("textContent"))
+# What the page shows: the position's text, the step, the move marked current, and whether the
+# picture is, node for node, the SVG document passed (parsed by the browser too).
+_SHOWN = """
+const shown = (expectedPicture) => {
+  const expected = new DOMParser().parseFromString(expectedPicture, "image/svg+xml").documentElement;
+  return [document.getElementById("position").textContent,
+          document.getElementById("viewer").dataset.step,
+          Array.from(document.querySelectorAll("#moves li.current")).map((li) => li.textContent),
+          expected.localName === "svg" && expected.isEqualNode(document.querySelector("#picture svg"))];
+};
+"""
+# Every step, each reached by the right-arrow key from the one before, as _SHOWN sees it.
+_EVERY_STEP = _SHOWN + """
+return arguments[0].map((expectedPicture, k) => {
+  if (k > 0) { document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true})); }
+  return shown(expectedPicture);
+});
+"""
+# Every element of the picture shown: its tag, attributes in order, and text if it has no child.
+_SHOWN_PICTURE = """
+return Array.from(document.querySelectorAll("#picture svg, #picture svg *")).map((e) => [
+  e.localName, Array.from(e.attributes).map((a) => [a.name, a.value]), e.children.length ? "" : e.textContent]);
+"""
 
 
-@pytest.mark.parametrize("game, number", [("royal-marriage", 1), ("geoffrey", 2)])
+def _elements(svg: str) -> List[List[Any]]:
+    """The elements of an SVG drawing as _SHOWN_PICTURE lists them from the page."""
+    elements = []
+    for e in ET.fromstring(svg).iter():
+        attributes = [[name, value] for name, value in e.attrib.items()]
+        if e.tag == f"{SVG}svg":
+            attributes.insert(0, ["xmlns", SVG.strip("{}")])
+        elements.append([e.tag.replace(SVG, ""), attributes, "" if len(e) else e.text or ""])
+    return elements
+
+
+def _expected_steps(game: str, number: int, moves: List[str]) -> List[Tuple[str, str, List[str], str]]:
+    """For each step: the position's text, the step, the move marked, and the picture, all from the
+    reference implementation playing the line (which the C++ solver found)."""
+    reference = REFERENCE[game].deal(number)
+    steps = []
+    for k in range(len(moves) + 1):
+        highlight = moves[k] if k < len(moves) else None
+        steps.append((reference.to_text(), str(k), [highlight] if highlight else [],
+                      draw.to_svg(game, reference.to_text(), highlight=highlight)))
+        if highlight:
+            reference.play(highlight)
+    return steps
+
+
+def _check(browser: Any, shown: List[Any], expected: Tuple[str, str, List[str], str], k: int) -> None:
+    """``shown`` (from _SHOWN) is what the reference gives at step ``k``."""
+    text, step, current, picture = expected
+    assert shown[:3] == [text, step, current], f"step {k}"
+    if not shown[3]:  # say where the pictures differ
+        browser.execute_script("show(arguments[0]);", k)
+        assert browser.execute_script(_SHOWN_PICTURE) == _elements(picture), f"picture at step {k}"
+        pytest.fail(f"picture at step {k}: the browser sees a difference the element lists do not show")
+
+
+@pytest.mark.parametrize("game, number", [("royal-marriage", 1), ("germaine", 4), ("geoffrey", 2)])
 def test_arrow_keys_step_through_the_solution(browser: Any, tmp_path: Path, game: str, number: int) -> None:
     state = patience_engine.GAMES[game].deal(number)
     moves = _solution(state)
     assert moves, "need at least one move to step through"
+    expected = _expected_steps(game, number, moves)
     page = tmp_path / f"{game}.html"
     page.write_text(solution_html(state, moves), encoding="utf-8")
     browser.get(page.as_uri())
     body = browser.find_element(By.TAG_NAME, "body")
-    assert _shown(browser) == state.to_text()
 
-    expected = state.copy()
-    ks = sorted({1, min(3, len(moves)), len(moves) // 2, len(moves)} - {0})
-    pressed = 0
-    for k in ks:
-        while pressed < k:
-            body.send_keys(Keys.ARROW_RIGHT)
-            expected.play(moves[pressed])
-            pressed += 1
-        assert _shown(browser) == expected.to_text(), f"after {k} right arrows"
-        viewer = browser.find_element(By.ID, "viewer")
-        assert viewer.get_attribute("data-step") == str(k)
-        current = browser.find_elements(By.CSS_SELECTOR, "#moves li.current")
-        assert [li.text for li in current] == ([moves[k]] if k < len(moves) else [])
-        if k < len(moves):
-            assert browser.find_elements(By.CSS_SELECTOR, "#picture .card.moving"), "next move not highlighted"
+    # Every move, by the page's key handler, in one call.
+    every = browser.execute_script(_EVERY_STEP, [picture for *_, picture in expected])
+    assert len(every) == len(moves) + 1
+    for k, shown in enumerate(every):
+        _check(browser, shown, expected[k], k)
+    assert browser.find_elements(By.CSS_SELECTOR, "#picture .card.moving") == [], "no move after the last"
 
+    # Real keys and buttons, from the start.
+    def at(k: int) -> None:
+        _check(browser, browser.execute_script(_SHOWN + "return shown(arguments[0]);", expected[k][3]), expected[k], k)
+
+    body.send_keys(Keys.HOME)
+    at(0)
+    assert browser.find_elements(By.CSS_SELECTOR, "#picture .card.moving"), "next move not highlighted"
+    for k in range(1, min(3, len(moves)) + 1):
+        body.send_keys(Keys.ARROW_RIGHT)
+        at(k)
+    browser.find_element(By.ID, "next").click()
+    at(min(4, len(moves)))
+    body.send_keys(Keys.END)
+    at(len(moves))
+    body.send_keys(Keys.ARROW_RIGHT)  # past the end: stays
+    at(len(moves))
     body.send_keys(Keys.ARROW_LEFT)
-    expected.undo()
-    assert _shown(browser) == expected.to_text()
+    at(len(moves) - 1)
     browser.find_element(By.ID, "prev").click()
-    expected.undo()
-    assert _shown(browser) == expected.to_text()
+    at(max(len(moves) - 2, 0))
 
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / f"solution-{game}-{number}.png"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,15 +28,25 @@ def test_perft_both_prints_counts_and_rates(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     lines = out.strip().split("\n")
     assert lines[0] == "Geoffrey, deal 2"
-    assert [line.split()[1] for line in lines[2:]] == ["4", "18", "85", "407"]
-    assert "nodes/s" in lines[1] and "cpp/reference" in lines[1]
+    assert "counted in bulk" in lines[1] and "leaves per second" in lines[1]
+    header, rows = lines[2], lines[3:]
+    assert [line.split()[1] for line in rows] == ["4", "18", "85", "407"]
+    assert header.split() == ["depth", "nodes", "cpp", "time", "cpp", "nodes/s", "reference", "time",
+                              "reference", "nodes/s", "cpp/reference"]
+    # Aligned: every column (words joined by single spaces) ends where its heading ends.
+    ends = [m.end() for m in re.finditer(r"\S+(?: \S+)*", header)]
+    assert len(ends) == 7
+    for row in rows:
+        assert [m.end() for m in re.finditer(r"\S+(?: \S+)*", row)] == ends, row
+        times = re.findall(r"(\d+(?:\.\d+)?) (s|ms|µs|ns)\b", row)
+        assert len(times) == 2 and all(len(number.replace(".", "")) == 3 for number, _ in times), row
 
 
 def test_perft_reads_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     position = tmp_path / "row.txt"
     position.write_text("QH 3C 9D 2S 3S KH\n", encoding="utf-8")
     assert main(["perft", "royal-marriage", "--file", str(position), "--depth", "2", "--impl", "reference"]) == 0
-    assert [line.split()[1] for line in capsys.readouterr().out.strip().split("\n")[2:]] == ["1", "1"]
+    assert [line.split()[1] for line in capsys.readouterr().out.strip().split("\n")[3:]] == ["1", "1"]
 
 
 def test_bad_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -123,7 +134,7 @@ def test_perft_reads_stdin_once_for_both_implementations() -> None:
     result = subprocess.run([str(script), "perft", "germaine", "--file", "-", "--impl", "both", "--depth", "2"],
                             input=GERMAINE_DEAL_1, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert [line.split()[1] for line in result.stdout.strip().split("\n")[2:]] == ["26", "724"]
+    assert [line.split()[1] for line in result.stdout.strip().split("\n")[3:]] == ["26", "724"]
 
 
 def test_deal_numbers_with_leading_zeros(capsys: pytest.CaptureFixture[str]) -> None:
@@ -240,3 +251,22 @@ def test_perft_times_a_quick_call_by_the_fastest_of_its_repeats(monkeypatch: pyt
     durations = iter([0.02])
     count, seconds = cli._timed_perft("cpp", None, 2, "cpp depth 2", split=False)
     assert (count, len(calls), seconds) == (7, 1, pytest.approx(0.02))
+
+
+@pytest.mark.parametrize("seconds, shown", [
+    (0.0002134, "213 µs"), (0.0042149, "4.21 ms"), (1.0504, "1.05 s"), (12.345, "12.3 s"), (0.0999, "99.9 ms"),
+    (0.00099996, "1.00 ms"), (0.99996, "1.00 s"), (3.2e-8, "32.0 ns"), (4321.0, "4321 s"),
+])
+def test_perft_times_keep_three_significant_digits(seconds: float, shown: str) -> None:
+    from patience_engine.cli import format_seconds
+
+    assert format_seconds(seconds) == shown
+
+
+def test_perft_on_an_ascii_output_spells_microseconds_us() -> None:
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    result = subprocess.run([sys.executable, "-m", "patience_engine.cli", "perft", "royal-marriage", "--depth", "1"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    row = result.stdout.strip().split("\n")[3]
+    assert re.search(r" (ns|us|ms|s) ", row) and "µ" not in row, row

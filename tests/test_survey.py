@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Set, Tuple
@@ -193,6 +195,7 @@ def test_a_survey_killed_part_way_resumes_to_the_same_rows(tmp_path: Path) -> No
     resumed = subprocess.run([*command, "--db", str(killed)], capture_output=True, text=True, check=True)
     assert f"already in {killed} {partial}" in resumed.stdout
     assert without_seconds(survey.read_rows(str(killed))) == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["killed.sqlite", "whole.sqlite"]
 
 
 def _descendants(pid: int) -> Set[int]:
@@ -450,3 +453,230 @@ def test_a_survey_of_the_widest_range_runs(tmp_path: Path, monkeypatch: pytest.M
 def test_an_empty_database_path_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["survey", "royal-marriage", "--deals", "1-2", "--db", ""]) == 2
     assert capsys.readouterr().err == "patience: error: the survey database path is empty\n"
+
+
+# A finished survey's file, the scheduler address, read-only places, kill -9.
+
+def _journal_mode(db: Path) -> str:
+    """'wal' or 'delete', from the file header (bytes 18 and 19 are 2 in WAL mode, 1 otherwise)."""
+    return "wal" if db.read_bytes()[18:20] == b"\x02\x02" else "delete"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_finished_survey_leaves_only_the_database_file(tmp_path: Path, jobs: int) -> None:
+    db = tmp_path / "s.sqlite"
+    survey.run_survey("royal-marriage", range(1, 7), db=str(db), jobs=jobs, **SETTINGS)
+    assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite"]
+    assert _journal_mode(db) == "delete"
+    # A second run on the file, and a report of it, leave nothing beside it either.
+    survey.run_survey("royal-marriage", range(1, 9), db=str(db), jobs=jobs, **SETTINGS)
+    assert main(["report", str(db)]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite"]
+    assert len(survey.read_rows(str(db))) == 8
+
+
+def test_a_survey_writes_through_a_write_ahead_log_while_it_runs(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite"
+    connection = survey.open_database(str(db), create=True)
+    try:
+        assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert connection.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
+    finally:
+        survey.close_database(connection)
+    assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite"]
+
+
+def test_a_survey_sharing_its_file_leaves_the_log_to_the_last_one(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite"
+    first = survey.open_database(str(db), create=True)
+    second = survey.open_database(str(db), create=True)
+    with first:
+        first.execute("INSERT INTO deals VALUES ('germaine', 1, 'won', 64, 1, 0.1, 'a1xa2', 1, 'v', 1, 1)")
+    start = time.monotonic()
+    survey.close_database(first)  # the other still has the file open: stays in WAL, at once
+    assert time.monotonic() - start < 1
+    assert (tmp_path / "s.sqlite-wal").exists()
+    assert second.execute("SELECT count(*) FROM deals").fetchone() == (1,)
+    survey.close_database(second)
+    assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite"] and _journal_mode(db) == "delete"
+
+
+@pytest.mark.parametrize("address, message", [
+    ("tcp://127.0.0.1:99999", "port must be in 1 .. 65535, got 99999"),
+    ("tcp://127.0.0.1:0", "port must be in 1 .. 65535, got 0"),
+    ("http://127.0.0.1:8786", "unknown scheme 'http'"),
+    ("tcp://:8786", "has no host"),
+    ("tcp://127.0.0.1", "is not [SCHEME://]HOST:PORT"),
+    ("tcp://127.0.0.1:port", "is not [SCHEME://]HOST:PORT"),
+    ("tcp://::1:8786", "is not [SCHEME://]HOST:PORT"),
+    ("tcp://bad host:8786", "'bad host' is neither an IP address nor a host name"),
+    ("tcp://[not-ipv6]:8786", "'not-ipv6' is neither an IP address nor a host name"),
+    ("", "is not [SCHEME://]HOST:PORT"),
+])
+def test_a_scheduler_address_that_cannot_be_one_is_refused_at_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], address: str, message: str) -> None:
+    pytest.importorskip("dask.distributed")
+    start = time.monotonic()
+    assert main(["survey", "royal-marriage", "--deals", "1-2", "--db", str(tmp_path / "s.sqlite"),
+                 "--scheduler", address]) == 2
+    assert time.monotonic() - start < 1
+    err = capsys.readouterr().err
+    assert err == f"patience: error: scheduler address {address!r}" + err.split(repr(address), 1)[1]
+    assert message in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:8786", "127.0.0.1:1", "tls://scheduler.example.org:65535",
+                                     "tcp://[::1]:8786", "ws://my_host:80", "inproc://10.0.0.1/1234/1"])
+def test_scheduler_addresses_that_can_be_one_pass_the_check(address: str) -> None:
+    pytest.importorskip("dask.distributed")
+    survey.check_scheduler_address(address)
+
+
+def test_a_scheduler_address_must_be_a_str() -> None:
+    with pytest.raises(TypeError, match="scheduler address must be a str, got int"):
+        survey.check_scheduler_address(8786)  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the worker processes in /proc")
+def test_kill_9_of_a_survey_leaves_no_leaked_semaphores(tmp_path: Path) -> None:
+    with _slow_survey(tmp_path) as (child, processes):
+        child.kill()
+        child.wait()
+        _wait_until_gone(processes)  # the resource tracker too: it would have warned by now
+    killed_stderr = (tmp_path / "stderr.txt").read_text()
+    again = subprocess.run(survey_cli("germaine", "--deals", "713-716", "--jobs", "2", "--node-limit", "3000",
+                                      "--db", str(tmp_path / "s.sqlite")),
+                           capture_output=True, text=True, timeout=120, preexec_fn=child_defaults)
+    assert again.returncode == 0, again.stderr
+    for stderr in (killed_stderr, again.stderr):
+        assert "leaked" not in stderr and "resource_tracker" not in stderr and "Warning" not in stderr, stderr
+    rows = survey.read_rows(str(tmp_path / "s.sqlite"))
+    assert [(row.node_limit, row.deal) for row in rows] == [(3000, 713), (3000, 714), (3000, 715), (3000, 716),
+                                                            (10**9, 713)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite", "stderr.txt"]
+
+
+class _CannotMakeShm:
+    """What SQLite gives for a WAL-mode file where it cannot make the ``-shm`` file: a connection whose
+    first read fails with SQLITE_CANTOPEN."""
+
+    def execute(self, *args: Any) -> Any:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("wal", [b"", b"rows of a killed run"])
+def test_a_wal_file_whose_shm_cannot_be_made_is_read_as_immutable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], wal: bytes) -> None:
+    db = tmp_path / "hand.sqlite"
+    _hand_made(db)  # closed without close_database: a WAL-mode file, as earlier versions left it
+    assert _journal_mode(db) == "wal"
+    if wal:
+        (tmp_path / "hand.sqlite-wal").write_bytes(wal)
+    real_connect = sqlite3.connect
+    opened: List[str] = []
+
+    def connect(database: Any, *args: Any, **kwargs: Any) -> Any:
+        opened.append(str(database))
+        return _CannotMakeShm() if "mode=ro" in str(database) else real_connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    code = main(["report", str(db)])
+    captured = capsys.readouterr()
+    if wal:
+        assert code == 2 and "corrupt" not in captured.err
+        assert f"its write-ahead log {db}-wal holds rows" in captured.err
+    else:
+        assert (code, captured.err) == (0, "")
+        assert "deals 12  won 8  lost 2  unknown 2" in captured.out
+        assert [uri.rsplit("?", 1)[1] for uri in opened] == ["mode=ro", "immutable=1"]
+
+
+@contextlib.contextmanager
+def _tmpfs(directory: Path) -> Iterator[Path]:
+    """A fresh tmpfs mounted at ``directory``; skips the test where mounting is not permitted."""
+    directory.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(directory)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("mounting a tmpfs is not permitted here (needs root and CAP_SYS_ADMIN)")
+    try:
+        yield directory
+    finally:
+        # Lazy: a connection a failed assertion left open must not keep the mount.
+        subprocess.run(["umount", "--lazy", str(directory)], check=True)
+
+
+@pytest.mark.skipif(shutil.which("mount") is None, reason="needs mount(8)")
+def test_report_works_on_a_read_only_file_system(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with _tmpfs(tmp_path / "media") as media:
+        finished, legacy, killed = media / "finished.sqlite", media / "legacy.sqlite", media / "killed.sqlite"
+        survey.run_survey("royal-marriage", range(1, 6), db=str(finished), jobs=1, **SETTINGS)
+        _hand_made(legacy)
+        # As kill -9 leaves a run: rows committed to the write-ahead log, not yet moved into the file.
+        running = survey.open_database(str(killed), create=True)
+        try:
+            for row in survey.read_rows(str(finished)):
+                survey.store.insert_row(running, row)
+            for name in ("killed.sqlite", "killed.sqlite-wal", "killed.sqlite-shm"):
+                shutil.copyfile(media / name, tmp_path / name)
+        finally:
+            survey.close_database(running)
+        for name in ("killed.sqlite", "killed.sqlite-wal", "killed.sqlite-shm"):
+            shutil.copyfile(tmp_path / name, media / name)
+        assert (media / "killed.sqlite-wal").stat().st_size > 0
+        subprocess.run(["mount", "-o", "remount,ro", str(media)], check=True)
+        before = {p.name: p.read_bytes() for p in media.iterdir()}
+
+        for db, deals in ((finished, "deals 5 "), (legacy, "deals 12 "), (killed, "deals 5 ")):
+            assert main(["report", str(db)]) == 0, capsys.readouterr().err
+            captured = capsys.readouterr()
+            assert captured.err == "" and deals in captured.out
+        assert survey.read_rows(str(killed)) == survey.read_rows(str(finished))
+        # A survey cannot add rows there: a clear error before any deal is solved.
+        for db in (finished, legacy):
+            assert main(["survey", "royal-marriage", "--deals", "1-6", "--jobs", "1", "--db", str(db)]) == 2
+            err = capsys.readouterr().err
+            assert err.startswith(f"patience: error: {db}: cannot write the survey database (") and err.count("\n") == 1
+        assert {p.name: p.read_bytes() for p in media.iterdir()} == before
+
+
+def _as_nobody() -> None:
+    """In a child of a test run as root: become the user nobody, whom file permissions bind."""
+    os.setgid(65534)
+    os.setuid(65534)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="needs POSIX users")
+def test_report_works_on_a_file_and_directory_it_cannot_write(tmp_path: Path) -> None:
+    # Root ignores permission bits: as root, the report runs as nobody, in a directory nobody may enter.
+    root = os.geteuid() == 0
+    preexec = _as_nobody if root else None
+    try:
+        runs = subprocess.run([sys.executable, "-c", "import patience_engine"], capture_output=True,
+                              preexec_fn=preexec).returncode == 0
+    except PermissionError:  # this Python is in a directory nobody may enter
+        runs = False
+    if not runs:
+        pytest.skip("the user nobody cannot run this Python and package")
+    place = Path(tempfile.mkdtemp(prefix="patience-read-only-")) if root else tmp_path / "place"
+    try:
+        place.mkdir(exist_ok=True)
+        finished, legacy = place / "finished.sqlite", place / "legacy.sqlite"
+        survey.run_survey("royal-marriage", range(1, 6), db=str(finished), jobs=1, **SETTINGS)
+        _hand_made(legacy)  # WAL mode, whose -shm cannot be made in a directory that cannot be written
+        for db in (finished, legacy):
+            db.chmod(0o444)
+        place.chmod(0o555)
+        for db, deals in ((finished, "deals 5 "), (legacy, "deals 12 ")):
+            report = subprocess.run([sys.executable, "-m", "patience_engine.cli", "report", str(db)],
+                                    capture_output=True, text=True, timeout=60, preexec_fn=preexec)
+            assert (report.returncode, report.stderr) == (0, ""), report.stderr
+            assert deals in report.stdout
+        assert sorted(p.name for p in place.iterdir()) == ["finished.sqlite", "legacy.sqlite"]
+    finally:
+        place.chmod(0o755)
+        if root:
+            shutil.rmtree(place)

@@ -161,18 +161,51 @@ def _rate(nodes: int, seconds: float) -> str:
     return f"{nodes / seconds:,.0f}" if seconds > 0 else "-"
 
 
+def format_seconds(seconds: float, micro: str = "µs") -> str:
+    """A duration with three significant digits in the unit that keeps them whole or with decimals:
+    ``213 µs``, ``4.21 ms``, ``1.05 s``, ``1234 s``; ``micro`` spells the microsecond unit.
+
+    >>> [format_seconds(s) for s in (0.000213, 0.0042149, 1.0504, 0.00099996, 2e-9)]
+    ['213 µs', '4.21 ms', '1.05 s', '1.00 ms', '2.00 ns']
+    """
+    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, micro), (1e-9, "ns")):
+        value = seconds / scale
+        rounded = float(f"{value:.3g}")  # rounded first: 999.96 µs shows as 1.00 ms, not 1000 µs
+        if rounded >= 1 or unit == "ns":
+            break
+    return f"{value:.{max(0, 3 - len(str(int(rounded))))}f} {unit}"
+
+
+def _micro_unit() -> str:
+    """'µs', or 'us' when standard output cannot encode 'µ' (an ASCII terminal or pipe)."""
+    try:
+        "µ".encode(sys.stdout.encoding or "ascii")
+    except UnicodeEncodeError:
+        return "us"
+    return "µs"
+
+
 def _run_perft(game: str, args: argparse.Namespace, depth: int) -> bool:
     """Print perft for depths 1..depth of one game; False when the implementations disagree."""
     impls = ["cpp", "reference"] if args.impl == "both" else [args.impl]
     states = {impl: _position(impl, game, args) for impl in impls}
     source = _source(args)
     print(f"{TITLES[game]}, {source}")
+    print("the last ply is counted in bulk (its moves are counted, not made): "
+          "nodes/s is leaves per second, not moves made")
+    micro = _micro_unit()
     header = ["depth", "nodes"]
     for impl in impls:
-        header += [f"{impl} s", f"{impl} nodes/s"]
+        header += [f"{impl} time", f"{impl} nodes/s"]
     if len(impls) == 2:
         header.append("cpp/reference")
-    print("  ".join(f"{h:>16}" if i else f"{h:>5}" for i, h in enumerate(header)))
+    # Right-aligned columns, each as wide as its heading and at least 16 (5 for the depth).
+    widths = [5] + [max(16, len(h)) for h in header[1:]]
+
+    def line(cells: List[str]) -> str:
+        return "  ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths))
+
+    print(line(header))
     agree = True
     seconds_before = dict.fromkeys(impls, 0.0)
     for d in range(1, depth + 1):
@@ -181,14 +214,14 @@ def _run_perft(game: str, args: argparse.Namespace, depth: int) -> bool:
                    for impl in impls}
         seconds_before = {impl: results[impl][1] for impl in impls}
         counts = {results[impl][0] for impl in impls}
-        row = [f"{d:>5}", f"{results[impls[0]][0]:>16,}"]
+        row = [str(d), f"{results[impls[0]][0]:,}"]
         for impl in impls:
             nodes, seconds = results[impl]
-            row += [f"{seconds:>16.4f}", f"{_rate(nodes, seconds):>16}"]
+            row += [format_seconds(seconds, micro), _rate(nodes, seconds)]
         if len(impls) == 2:
             cpp_s, ref_s = results["cpp"][1], results["reference"][1]
-            row.append(f"{_ratio(ref_s / cpp_s):>16}" if cpp_s > 0 else f"{'-':>16}")
-        print("  ".join(row), flush=True)
+            row.append(_ratio(ref_s / cpp_s) if cpp_s > 0 else "-")
+        print(line(row), flush=True)
         if len(counts) > 1:
             agree = False
             detail = ", ".join(f"{impl} {results[impl][0]}" for impl in impls)

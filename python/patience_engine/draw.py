@@ -13,6 +13,14 @@ Empty Germaine cells, empty Geoffrey columns and empty foundations are
 dashed outlines (class ``empty``). A move given as ``highlight`` marks the
 cards it moves (class ``moving``) and where they go (class ``target``).
 
+Rows and columns are labelled as the move notation names them (docs/rules.md
+"Move notation"), in ``<text class="label axis" data-axis="...">`` elements:
+Germaine columns ``a``..``m`` above the grid (``data-axis="column"``) and rows
+``1``..``4`` left of it (``data-axis="row"``); Geoffrey columns ``1``..``8``
+above the tableau (``data-axis="column"``) and ``F`` beside the foundations
+(``data-axis="foundation"``). Royal Marriage needs no labels: its moves name
+the cards (``7S+JD``), which the picture shows.
+
 >>> svg = to_svg("royal-marriage", "QH 3C 9D 2S 3S KH", highlight="9D+2S")
 >>> svg.count('class="card'), svg.count('class="card moving"')
 (6, 2)
@@ -32,7 +40,9 @@ CARD_W, CARD_H = 56, 78
 GAP = 8
 MARGIN = 16
 FAN = 24  # vertical offset between overlapping cards in a Geoffrey column
+AXIS = 20  # room for a row of column labels, or a column of row labels
 RANKS, SUITS = "A23456789TJQK", "CDHS"
+GERMAINE_COLUMNS = "abcdefghijklm"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RED_SUITS = "DH"
 RED, BLACK = "#c0182a", "#111111"
@@ -45,6 +55,7 @@ _STYLE = """
 .back-inner { fill: none; stroke: #9db4e0; stroke-width: 1; }
 .empty { fill: none; stroke: #d8e8d0; stroke-width: 1.5; stroke-dasharray: 5 4; }
 .label { fill: #e8f3e0; font: 13px sans-serif; }
+.axis { font: bold 15px sans-serif; }
 .rank { font: bold 15px sans-serif; }
 .pip { font: 30px serif; }
 .moving > rect.face, .moving > rect.back { stroke: #ff8c00; stroke-width: 4; }
@@ -80,6 +91,12 @@ def _empty(x: float, y: float, label: str = "", classes: Sequence[str] = (), dat
     return out
 
 
+def _axis_label(text: str, x: float, y: float, axis: str) -> str:
+    """A row or column name of the move notation, centred on (x, y)."""
+    return (f'<text class="label axis" data-axis="{axis}" x="{x}" y="{y + 5}" '
+            f'text-anchor="middle">{escape(text)}</text>')
+
+
 def _document(width: float, height: float, body: List[str], title: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" role="img" aria-label={quoteattr(title)}>'
@@ -108,19 +125,23 @@ def germaine_svg(grid: Germaine, highlight: Optional[GermaineMove]) -> str:
     """A reference Germaine 2-Move position as SVG; ``highlight``: a move whose cells are marked."""
     slides = grid.slides
     source, target = (highlight.src, highlight.dst) if highlight is not None else ("", "")
-    body = []
+    left, top = MARGIN + AXIS, MARGIN + AXIS  # room for the row numbers and column letters
+    body = [_axis_label(letter, left + c * (CARD_W + GAP) + CARD_W / 2, MARGIN + AXIS / 2, "column")
+            for c, letter in enumerate(GERMAINE_COLUMNS)]
+    body += [_axis_label(str(r + 1), MARGIN + AXIS / 2, top + r * (CARD_H + GAP) + CARD_H / 2, "row")
+             for r in range(len(grid.grid))]
     for r, row in enumerate(grid.grid):
         for c, card in enumerate(row):
-            cell = f"{'abcdefghijklm'[c]}{r + 1}"
-            x = MARGIN + c * (CARD_W + GAP)
-            y = MARGIN + r * (CARD_H + GAP)
+            cell = f"{GERMAINE_COLUMNS[c]}{r + 1}"
+            x = left + c * (CARD_W + GAP)
+            y = top + r * (CARD_H + GAP)
             classes = ["moving"] if cell == source else ["target"] if cell == target else []
             if card is None:
                 body.append(_empty(x, y, cell, classes, f' data-cell="{cell}"'))
             else:
                 body.append(_card(card, x, y, classes, data=f' data-cell="{cell}"'))
-    width = 2 * MARGIN + 13 * (CARD_W + GAP) - GAP
-    y = MARGIN + 4 * (CARD_H + GAP) + 14
+    width = 2 * MARGIN + AXIS + 13 * (CARD_W + GAP) - GAP
+    y = top + 4 * (CARD_H + GAP) + 14
     dots = "".join(
         f'<circle class="slide-token{" used" if i >= slides else ""}" cx="{MARGIN + 150 + i * 22}" cy="{y - 5}" '
         f'r="7" fill="{"#ffd54a" if i < slides else "none"}" stroke="#ffd54a"/>' for i in range(2))
@@ -143,15 +164,19 @@ def geoffrey_svg(layout: Geoffrey, highlight: Optional[GeoffreyMove]) -> str:
             target_column = highlight.dst - 1
         else:  # "F": the card's foundation
             target_suit = highlight.card[1]
-    body = []
+    # "F" just left of the foundations; the column numbers between them and the tableau.
+    foundations_x = MARGIN + 4 * (CARD_W + GAP)
+    body = [_axis_label("F", foundations_x - GAP - AXIS / 2, MARGIN + CARD_H / 2, "foundation")]
     for i, (suit, rank) in enumerate(zip(SUITS, layout.foundations)):
-        x = MARGIN + (4 + i) * (CARD_W + GAP)
+        x = foundations_x + i * (CARD_W + GAP)
         target = ["target"] if suit == target_suit else []
         if rank == 0:
             body.append(_empty(x, MARGIN, SUIT_SYMBOLS[suit], ["foundation", *target]))
         else:
             body.append(_card(RANKS[rank - 1] + suit, x, MARGIN, ["foundation", *target]))
-    top = MARGIN + CARD_H + 2 * GAP
+    top = MARGIN + CARD_H + GAP + AXIS
+    body += [_axis_label(str(c + 1), MARGIN + c * (CARD_W + GAP) + CARD_W / 2, top - AXIS / 2, "column")
+             for c in range(len(columns))]
     for c, (column, face_down) in enumerate(zip(columns, layout.face_down)):
         x = MARGIN + c * (CARD_W + GAP)
         if not column:

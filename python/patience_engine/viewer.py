@@ -1,8 +1,14 @@
 """A solution as one self-contained HTML page that steps through it (stdlib only).
 
 ``solution_html(state, moves)`` draws every position of the solution with
-``draw.to_svg`` and embeds them all, so the page needs no network and no
-files beside it. The page shows the position, the move list with the move
+``draw.to_svg`` and embeds them, so the page needs no network and no files
+beside it. A move changes few elements of a drawing, so the page carries
+the drawings' distinct tags and texts once and each drawing as the edits
+that turn the one before into it (``delta_encode``); its script rebuilds
+each drawing, the same text ``draw.to_svg`` gives, and each position's
+text alike: a page grows by a few hundred bytes per move, not by a whole
+drawing. The page shows the position,
+the move list with the move
 about to be played marked (and highlighted on the picture), previous/next
 buttons, and takes the left and right arrow keys (Home and End jump to the
 ends). The position shown is also in the DOM as text, in the hidden
@@ -12,13 +18,16 @@ ends). The position shown is also in the DOM as text, in the hidden
 >>> from patience_engine.reference import RoyalMarriage
 >>> page = solution_html(RoyalMarriage.from_text("QH 3C 9D 2S 3S KH"), ["9D+2S"])
 >>> page.count("<svg"), '<li data-step="0">9D+2S</li>' in page
-(2, True)
+(1, True)
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Optional, Sequence
+import re
+from difflib import SequenceMatcher
+from itertools import accumulate
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from xml.sax.saxutils import escape
 
 from .draw import to_svg
@@ -58,8 +67,21 @@ button {{ font-size: 1em; padding: 0.3em 1em; }}
 </main>
 <script>
 "use strict";
-const positions = {positions};
-const pictures = {pictures};
+// Each position, and its picture, as edits of the one before: see viewer.delta_encode.
+function decode(tokens, edits) {{
+  let current = [];
+  return edits.map((step) => {{
+    current = current.slice();
+    for (let k = 0; k < step.length; k += 3 + step[k + 2]) {{
+      current.splice(step[k], step[k + 1], ...step.slice(k + 3, k + 3 + step[k + 2]));
+    }}
+    return current;
+  }});
+}}
+const pictureTokens = {picture_tokens};
+const pictures = decode(pictureTokens, {picture_edits});
+const positionTokens = {position_tokens};
+const positions = decode(positionTokens, {position_edits});
 const moves = {moves};
 const viewer = document.getElementById("viewer");
 const items = document.querySelectorAll("#moves li");
@@ -67,8 +89,8 @@ let step = 0;
 function show(k) {{
   step = Math.max(0, Math.min(moves.length, k));
   viewer.dataset.step = String(step);
-  document.getElementById("picture").innerHTML = pictures[step];
-  document.getElementById("position").textContent = positions[step];
+  document.getElementById("picture").innerHTML = pictures[step].map((i) => pictureTokens[i]).join("");
+  document.getElementById("position").textContent = positions[step].map((i) => positionTokens[i]).join("");
   items.forEach((item, i) => {{
     item.classList.toggle("done", i < step);
     item.classList.toggle("current", i === step);
@@ -96,7 +118,71 @@ show(0);
 
 def _script_json(value: Any) -> str:
     """JSON safe inside a <script> element (no '</' can end it early)."""
-    return json.dumps(value).replace("</", "<\\/")
+    return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
+
+
+def _compact_json(value: Any) -> str:
+    """Numbers' JSON without spaces (it has no '</' to escape)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+# An element of draw's SVG: the root's opening tag, a child of the root (none nests an element of
+# its own name) or the root's end. Whatever the input, the elements cover it: the last two
+# alternatives take anything the others do not.
+_SVG_ELEMENT = re.compile(r"<svg\b[^<>]*>|<(\w+)\b[^<>]*?/>|<(\w+)\b[^<>]*>.*?</\2>|</[^<>]*>\n?|[^<]+|<", re.DOTALL)
+# A tag's start, one attribute, a tag's end, or text (draw's SVG escapes '<' and '>' in values and
+# texts); anything else is taken as text.
+_SVG_TOKEN = re.compile(r'<[^<>\s]*|\s[^<>\s=]+="[^"]*"|/?>|[^<]+|<')
+
+
+def svg_elements(svg: str) -> List[str]:
+    """An SVG document of ``draw.to_svg`` as the root's opening tag, each child element of the root
+    and the root's end: ``"".join(svg_elements(svg)) == svg`` for any text."""
+    return [match.group(0) for match in _SVG_ELEMENT.finditer(svg)]
+
+
+def svg_tokens(element: str) -> List[str]:
+    """Part of an SVG document as its tag starts, attributes, tag ends and texts, so that a card
+    that moves changes one token (its ``transform``): ``"".join(svg_tokens(element)) == element``."""
+    return _SVG_TOKEN.findall(element)
+
+
+def delta_encode(documents: Sequence[Sequence[str]], tokens: Callable[[str], Sequence[str]]
+                 ) -> Tuple[List[str], List[List[int]]]:
+    """Documents, each a sequence of elements, as a table of their distinct tokens and, for each
+    document, the edits that turn the previous one's tokens (the first: none) into its own.
+
+    ``tokens`` splits an element into tokens. The edits of a document are a flat list of splices
+    ``at, removed, count, i1 .. i_count`` on the list of the previous document's token indices
+    into the table: remove ``removed`` at ``at`` and put the ``count`` indices there, applied in
+    turn; each splice is at a lower place than the one before, so none moves another's place.
+    Elements are compared first, then the tokens of those that differ: the positions of a line
+    share most elements, and an element that changes keeps most of its tokens.
+    """
+    index: Dict[str, int] = {}
+    split: Dict[str, List[int]] = {}  # each distinct element's token indices
+
+    def indices(element: str) -> List[int]:
+        if element not in split:
+            split[element] = [index.setdefault(token, len(index)) for token in tokens(element)]
+        return split[element]
+
+    edits = []
+    previous: Sequence[str] = []
+    for current in documents:
+        starts = list(accumulate((len(indices(element)) for element in previous), initial=0))
+        step: List[int] = []
+        for tag, i1, i2, j1, j2 in reversed(SequenceMatcher(None, previous, current).get_opcodes()):
+            if tag == "equal":
+                continue
+            old = [i for element in previous[i1:i2] for i in indices(element)]
+            new = [i for element in current[j1:j2] for i in indices(element)]
+            for kind, k1, k2, l1, l2 in reversed(SequenceMatcher(None, old, new).get_opcodes()):
+                if kind != "equal":
+                    step += [starts[i1] + k1, k2 - k1, l2 - l1, *new[l1:l2]]
+        edits.append(step)
+        previous = current
+    return list(index), edits
 
 
 def solution_html(state: Any, moves: Sequence[Any], title: Optional[str] = None) -> str:
@@ -117,8 +203,14 @@ def solution_html(state: Any, moves: Sequence[Any], title: Optional[str] = None)
         position.play(move)
         positions.append(position.to_text())
     pictures.append(to_svg(info.name, position.to_text()))
+    picture_tokens, picture_edits = delta_encode([svg_elements(svg) for svg in pictures], svg_tokens)
+    # A position's text: its lines are the elements, each one token.
+    position_tokens, position_edits = delta_encode([text.splitlines(keepends=True) for text in positions],
+                                                   lambda line: (line,))
     if title is None:
         title = f"{info.title}: {len(texts)} moves"
     items = "".join(f'<li data-step="{i}">{escape(move)}</li>' for i, move in enumerate(texts))
-    return _PAGE.format(title=escape(title), steps=len(texts), items=items, positions=_script_json(positions),
-                        pictures=_script_json(pictures), moves=_script_json(texts))
+    return _PAGE.format(title=escape(title), steps=len(texts), items=items,
+                        picture_tokens=_script_json(picture_tokens), picture_edits=_compact_json(picture_edits),
+                        position_tokens=_script_json(position_tokens), position_edits=_compact_json(position_edits),
+                        moves=_script_json(texts))

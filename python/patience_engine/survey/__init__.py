@@ -15,9 +15,10 @@ survey.
 
 The package's modules, whose public names are all importable from here:
 
-- ``store``: the SQLite file (which files it writes, durability, ``read_rows``);
+- ``store``: the SQLite file (which files it writes, durability, reading where nothing
+  can be written, ``read_rows``);
 - ``execution``: solving in this process, local worker processes or on Dask
-  (``run_survey``, ``solve_deal``);
+  (``run_survey``, ``solve_deal``, ``check_scheduler_address``);
 - ``statistics``: the figures of a survey (``summarize``, ``wilson_interval``);
 - ``report``: the text of ``patience report`` and its plot.
 
@@ -26,10 +27,10 @@ Numbers and deal ranges are read and checked by ``patience_engine.limits``.
 
 from .._errors import MissingExtraError
 from ..limits import MAX_SQLITE_INTEGER, MAX_SURVEY_DEAL, parse_deal_range, parse_decimal
-from .execution import DEFAULT_NODE_LIMIT, SurveyRun, default_jobs, run_survey, solve_deal
+from .execution import DEFAULT_NODE_LIMIT, SurveyRun, check_scheduler_address, default_jobs, run_survey, solve_deal
 from .report import format_report, plot
 from .statistics import Z_95, Summary, percentile, summarize, wilson_interval
-from .store import APPLICATION_ID, DEFAULT_DB, SCHEMA_VERSION, Row, SurveyFileError, open_database, read_rows
+from .store import APPLICATION_ID, DEFAULT_DB, SCHEMA_VERSION, Row, SurveyFileError, close_database, open_database, read_rows
 
 __all__ = [
     "APPLICATION_ID",
@@ -44,6 +45,8 @@ __all__ = [
     "SurveyFileError",
     "SurveyRun",
     "Z_95",
+    "check_scheduler_address",
+    "close_database",
     "default_jobs",
     "format_report",
     "open_database",

@@ -4,23 +4,27 @@ Every deal is solved with a node limit and no time limit, because the solver
 is deterministic under a node limit: a local run and a Dask run give the same
 rows except for ``seconds``. Local worker processes ignore Ctrl-C and exit as
 soon as the survey process stops them or dies (``kill -9`` included), even in
-the middle of a deal. A file ``run_survey`` created is removed again if the
-run fails before its first row (an unreachable scheduler, no memory for the
-table, Ctrl-C).
+the middle of a deal, and leave nothing for multiprocessing's resource
+tracker to clean up (no "leaked semaphore" warning). A scheduler address that
+cannot be one is refused before any connection is tried. A file
+``run_survey`` created is removed again if the run fails before its first row
+(an unreachable scheduler, no memory for the table, Ctrl-C).
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
+import ipaddress
 import multiprocessing
 import multiprocessing.connection
 import os
+import re
 import signal
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, Iterable, Iterator, Optional, Set, Tuple
+from multiprocessing.context import ForkServerContext, SpawnContext
+from typing import Any, Callable, Dict, Generator, Iterable, Iterator, Optional, Set, Tuple, Union
 
 from tqdm import tqdm
 
@@ -29,7 +33,7 @@ from ..games import REGISTRY
 from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int
 from ..signature import engine_version
 from ..solver import DEFAULT_TABLE_BYTES, solve
-from .store import DEFAULT_DB, Row, Settings, done_deals, insert_row, open_database, other_settings
+from .store import DEFAULT_DB, Row, Settings, close_database, done_deals, insert_row, open_database, other_settings
 
 DEFAULT_NODE_LIMIT = 10_000_000
 """Node limit per deal used when none is given."""
@@ -101,6 +105,25 @@ def _worker_start(stop: multiprocessing.connection.Connection) -> None:
     threading.Thread(target=watch, name="stop-with-parent", daemon=True).start()
 
 
+def _worker(link: multiprocessing.connection.Connection, stop: multiprocessing.connection.Connection,
+            game: str, node_limit: int, table_bytes: int) -> None:
+    """A local worker process: solve each deal number received on ``link``, send back its row or error.
+
+    Returns when the survey process closes ``link``.
+    """
+    _worker_start(stop)
+    while True:
+        try:
+            deal = link.recv()
+        except EOFError:
+            return
+        try:
+            result: Any = solve_deal(game, deal, node_limit, table_bytes)
+        except Exception as error:  # MemoryError for the table too: the survey process raises it
+            result = error
+        link.send(result)
+
+
 def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, jobs: int
                    ) -> Generator[Row, None, None]:
     if jobs == 1:
@@ -108,33 +131,114 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
             yield solve_deal(game, deal, node_limit, table_bytes)
         return
     # forkserver/spawn rather than fork: this process has threads (tqdm's monitor), and
-    # forking a threaded process can deadlock.
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
+    # forking a threaded process can deadlock. Each worker has a pipe of its own rather than a
+    # ProcessPoolExecutor's queues: under forkserver/spawn their locks are named semaphores, which
+    # a survey killed with kill -9 leaves for the resource tracker to remove, with a warning.
+    context: Union[ForkServerContext, SpawnContext] = multiprocessing.get_context("spawn")
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
     stop_reader, stop_writer = context.Pipe(duplex=False)
-    executor = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                                      initializer=_worker_start, initargs=(stop_reader,))
+    in_flight: Dict[multiprocessing.connection.Connection, int] = {}
+    workers = []
+    todo = iter(deals)
+
+    def give(link: multiprocessing.connection.Connection) -> None:
+        """Send ``link``'s worker the next deal, if any is left."""
+        for deal in todo:
+            link.send(deal)
+            in_flight[link] += 1
+            return
+
     try:
-        yield from _windowed(
-            lambda deal: executor.submit(solve_deal, game, deal, node_limit, table_bytes),
-            lambda pending: concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED),
-            deals, 2 * jobs)
-    except BaseException:
-        # Interrupted or failed: end the workers now rather than wait for the deals in flight.
-        stop_writer.close()
-        raise
+        for _ in range(jobs):
+            link, theirs = context.Pipe()
+            in_flight[link] = 0
+            worker = context.Process(target=_worker, args=(theirs, stop_reader, game, node_limit, table_bytes),
+                                     name="patience-survey-worker", daemon=True)
+            worker.start()
+            workers.append(worker)
+            theirs.close()
+        # Two deals per worker: the next is there as soon as one ends.
+        for link in [*in_flight] * 2:
+            give(link)
+        while busy := [link for link, count in in_flight.items() if count]:
+            ready = multiprocessing.connection.wait(busy)
+            for link in busy:
+                if link not in ready:
+                    continue
+                try:
+                    result = link.recv()
+                except EOFError:
+                    raise RuntimeError("a survey worker process ended unexpectedly") from None
+                in_flight[link] -= 1
+                if isinstance(result, BaseException):
+                    raise result
+                yield result
+                give(link)
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        # Done, failed or interrupted: end the workers now rather than wait for the deals in flight.
         stop_writer.close()
+        for link in in_flight:
+            link.close()
+        for worker in workers:
+            worker.join()
         stop_reader.close()
 
 
-def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, scheduler: str
-                   ) -> Generator[Row, None, None]:
+def _distributed() -> Any:
+    """The module ``dask.distributed``; ``MissingExtraError`` without the ``dask`` extra."""
     try:
         from dask import distributed
     except ImportError:
         raise MissingExtraError("--scheduler needs Dask: pip install 'patience-engine[dask]'") from None
+    return distributed
+
+
+# A host name's labels (letters, digits, inner hyphens; underscores, which some container names have).
+_HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9_-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9_-]{1,63}(?<!-))*\.?")
+
+
+def check_scheduler_address(address: str) -> None:
+    """Raise unless ``address`` can be a Dask scheduler's address, without trying to connect.
+
+    ``address`` is ``[SCHEME://]HOST:PORT`` (scheme ``tcp`` when omitted; any of Dask's
+    communication backends), HOST an IP address or a host name, PORT in 1 .. 65535; or an ``inproc://``
+    address of a scheduler in this process. Raises ``TypeError`` if ``address`` is not a str,
+    ``ValueError`` naming what is wrong, ``MissingExtraError`` without the ``dask`` extra.
+    """
+    if not isinstance(address, str):
+        raise TypeError(f"scheduler address must be a str, got {type(address).__name__}")
+    _distributed()
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import backends
+
+    scheme, location = parse_address(address)
+    if scheme not in backends:
+        raise ValueError(f"scheduler address {address!r}: unknown scheme {scheme!r} "
+                         f"(expected one of {', '.join(sorted(backends))})")
+    if scheme == "inproc":
+        return
+    try:
+        host, port = parse_host_port(location)
+    except ValueError:  # no port, a port that is not a number, an IPv6 address without brackets
+        raise ValueError(f"scheduler address {address!r} is not [SCHEME://]HOST:PORT "
+                         "(an IPv6 HOST in brackets, PORT a number)") from None
+    if not host:
+        raise ValueError(f"scheduler address {address!r} has no host")
+    bracketed = location.startswith("[")  # only an IPv6 address
+    try:
+        (ipaddress.IPv6Address if bracketed else ipaddress.ip_address)(host)
+    except ValueError:
+        if bracketed or len(host) > 253 or not _HOST_NAME.fullmatch(host):
+            raise ValueError(f"scheduler address {address!r}: {host!r} is neither an IP address nor a host name"
+                             ) from None
+    if not 1 <= port <= 65535:
+        raise ValueError(f"scheduler address {address!r}: port must be in 1 .. 65535, got {port}")
+
+
+def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, scheduler: str
+                   ) -> Generator[Row, None, None]:
+    distributed = _distributed()
     # The connect timeout is Dask's setting distributed.comm.timeouts.connect (30 s unless configured).
     with distributed.Client(scheduler) as client:
         threads = sum(client.nthreads().values())
@@ -157,7 +261,8 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
     0 .. 2**63-1) go to the solver. Deals run in ``jobs`` local processes (default: every CPU; 1 solves in
     this process), or on the Dask cluster whose scheduler address (``tcp://HOST:PORT``) is ``scheduler``.
     ``progress`` shows a progress bar on stderr. Raises ``TypeError`` for an argument of the wrong type
-    and ``ValueError`` for one out of range (``patience_engine.limits``),
+    and ``ValueError`` for one out of range (``patience_engine.limits``) or a scheduler address that
+    cannot be one (``check_scheduler_address``, before any connection is tried),
     ``SurveyFileError`` if ``db`` is not a survey database, ``MissingExtraError`` if ``scheduler`` is
     given without Dask installed, ``OSError`` if the file or the scheduler cannot be reached,
     ``MemoryError`` if the table cannot be allocated, and ``KeyboardInterrupt`` on Ctrl-C (the rows
@@ -170,6 +275,8 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
     check_int(table_bytes, "table bytes", 0, MAX_SQLITE_INTEGER)
     if jobs is not None:
         check_int(jobs, "jobs", 1)
+    if scheduler is not None:
+        check_scheduler_address(scheduler)
     created = not os.path.exists(db)
     connection = open_database(db, create=True)
     try:
@@ -187,12 +294,13 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
             for row in rows:
                 insert_row(connection, row)
                 bar.update()
-        return SurveyRun(count - len(done), len(done), other_settings(connection, settings))
+        run = SurveyRun(count - len(done), len(done), other_settings(connection, settings))
     except BaseException:
         # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early.
-        if created and connection.execute("SELECT 1 FROM deals LIMIT 1").fetchone() is None:
-            connection.close()
+        empty = created and connection.execute("SELECT 1 FROM deals LIMIT 1").fetchone() is None
+        close_database(connection)
+        if empty:
             os.unlink(db)
         raise
-    finally:
-        connection.close()
+    close_database(connection)
+    return run

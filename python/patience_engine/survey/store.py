@@ -7,7 +7,16 @@ umask) or is already a survey database (SQLite application id
 ``APPLICATION_ID``, schema version ``SCHEMA_VERSION``); anything else raises
 ``SurveyFileError`` before a byte is written. Each row is committed on its
 own (WAL journal, ``synchronous=FULL``), so a survey killed at any moment,
-``kill -9`` included, loses at most the deals being solved.
+``kill -9`` included, loses at most the deals being solved. ``close_database``
+ends a run by moving the journal back into the file (rollback-journal mode):
+a finished run leaves the database file alone, with no ``-wal`` or ``-shm``
+beside it, and the file can be read where nothing can be written.
+
+A file is read through a read-only connection, so a file or directory that
+cannot be written, or a read-only file system, is read all the same. Where
+SQLite cannot even make the ``-shm`` file a WAL-mode database needs, the file
+is read as immutable, which is sound only when it has no write-ahead log: one
+with rows in its ``-wal`` raises ``SurveyFileError`` instead.
 """
 
 from __future__ import annotations
@@ -123,8 +132,6 @@ def _create(path: str) -> None:
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             connection.executescript(_SCHEMA)
             connection.commit()
-            # WAL is a property of the file: set once here, every later connection uses it.
-            connection.execute("PRAGMA journal_mode = WAL")
         finally:
             connection.close()
         # Replacing (not linking) may clobber a file made by another process since the caller
@@ -141,7 +148,7 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
     With ``create`` the connection is writable and a missing file is created; without it the
     connection is read-only. Raises ``SurveyFileError`` for a missing
     file (without ``create``) or a file that is not a survey database, which is then left
-    as it was; ``OSError`` if the file cannot be read or created.
+    as it was; ``OSError`` if the file cannot be read, or (with ``create``) created or written.
     """
     if not path:
         raise SurveyFileError("the survey database path is empty")
@@ -152,7 +159,7 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
     _check_header(path)
     # Check through a read-only connection: closing a writable one may checkpoint a WAL
     # left by a killed run into the file, which must stay as it is if it fails the check.
-    reader = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+    reader = _open_read_only(path)
     try:
         _check_contents(reader, path)
     except BaseException:
@@ -162,9 +169,63 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
         return reader
     reader.close()
     connection = sqlite3.connect(path)
-    # FULL syncs the WAL on every commit: a finished deal survives a power cut too.
-    connection.execute("PRAGMA synchronous = FULL")
+    try:
+        # WAL: a commit appends to the log rather than rewriting pages. FULL syncs the WAL on every
+        # commit: a finished deal survives a power cut too.
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = FULL")
+        # Take the write lock once: a file that cannot be written fails here, not at the first row.
+        connection.execute("BEGIN IMMEDIATE")
+        connection.rollback()
+    except sqlite3.OperationalError as error:
+        connection.close()
+        raise OSError(f"{path}: cannot write the survey database ({error})") from None
     return connection
+
+
+def _open_read_only(path: str) -> sqlite3.Connection:
+    """A read-only connection to the survey database at ``path``, also where nothing can be written.
+
+    Raises ``SurveyFileError`` for a WAL-mode file whose ``-shm`` SQLite cannot make, if its
+    ``-wal`` holds rows the immutable reading would miss.
+    """
+    uri = f"file:{quote(os.path.abspath(path))}"
+    connection = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+    try:
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as error:
+        # A WAL-mode file needs its -shm beside it, made if missing: not in a directory or on a
+        # file system that cannot be written (SQLITE_CANTOPEN; Python 3.10 has only the message).
+        # Any other error is left for the check to report.
+        if getattr(error, "sqlite_errorname", None) != "SQLITE_CANTOPEN" and \
+                str(error) != "unable to open database file":
+            return connection
+        connection.close()
+    else:
+        return connection
+    wal = f"{path}-wal"
+    if os.path.exists(wal) and os.path.getsize(wal) > 0:
+        raise SurveyFileError(f"{path}: its write-ahead log {wal} holds rows that cannot be read "
+                              f"without making {path}-shm, and that cannot be written here; copy "
+                              f"{path} and {wal} to a place that can be written")
+    # No write-ahead log: the file holds every row, and immutable reads it without the -shm.
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True)
+
+
+def close_database(connection: sqlite3.Connection) -> None:
+    """Close a connection of ``open_database(path, create=True)``, leaving only the database file.
+
+    The WAL is moved into the file and deleted, and the file left in rollback-journal mode, unless
+    another connection (a second survey) still has the file open: the last to close does it.
+    """
+    try:
+        # Leaving WAL needs the file to itself: fail at once rather than wait for another survey.
+        connection.execute("PRAGMA busy_timeout = 0")
+        connection.execute("PRAGMA journal_mode = DELETE")
+    except sqlite3.OperationalError:
+        pass  # another connection has the file open; it will switch the mode when it closes
+    finally:
+        connection.close()
 
 
 def insert_row(connection: sqlite3.Connection, row: Row) -> None:
