@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import operator
 from types import ModuleType
-from typing import Any, Dict, Optional, SupportsFloat, Tuple
+from typing import Any, Dict, Optional, SupportsFloat, SupportsIndex, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -65,7 +65,7 @@ def _spaces(game: str) -> Tuple[spaces.Box, spaces.Discrete]:
     return (spaces.Box(0, 1, shape=cls.OBSERVATION_SHAPE, dtype=np.uint8), spaces.Discrete(cls.NUM_ACTIONS))
 
 
-class PatienceEnv(gymnasium.Env[ObsArray, np.int64]):
+class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
     """One position of a game as a Gymnasium environment.
 
     ``game``: a registry name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``).
@@ -124,7 +124,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, np.int64]):
         self.moves = 0
         return self._observe()
 
-    def step(self, action: np.int64) -> Tuple[ObsArray, SupportsFloat, bool, bool, Dict[str, Any]]:
+    def step(self, action: SupportsIndex) -> Tuple[ObsArray, SupportsFloat, bool, bool, Dict[str, Any]]:
         """Play ``action``; returns ``(obs, reward, terminated, truncated, info)`` (docs/rl.md "Episodes")."""
         if self.state is None:
             raise RuntimeError("call reset() first")

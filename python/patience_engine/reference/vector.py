@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import operator
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+from typing import Any, Collection, Dict, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Type
 
 from .._errors import IllegalMoveError
 from ..limits import check_int
@@ -139,7 +139,7 @@ class VectorGame:
             raise ValueError(f"options['deals'] must hold num_envs = {self.num_envs} deals, got {len(deals)}")
         return [check_deal_number(deal) for deal in deals]
 
-    def step(self, actions: Sequence[int]) -> StepResult:
+    def step(self, actions: Collection[SupportsIndex]) -> StepResult:
         """Play one action in every slot; returns ``(obs, reward, terminated, truncated, info)``.
 
         Autoreset is Gymnasium's NEXT_STEP: a slot whose last step ended ignores its action, is
