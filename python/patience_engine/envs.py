@@ -100,7 +100,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
         self._mask = np.zeros(self.num_actions, dtype=bool)
 
     def _observe(self) -> Tuple[ObsArray, Dict[str, Any]]:
-        obs = np.asarray(self.state.observation(self.hidden), dtype=np.uint8)
+        obs = np.asarray(self.state.observation(hidden=self.hidden), dtype=np.uint8)
         self._mask = np.asarray(self.state.legal_action_mask(), dtype=bool)
         return obs, {"action_mask": self._mask}
 
