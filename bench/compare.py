@@ -16,6 +16,22 @@ script prints, per benchmark, both minima and the ratio working tree / base
 check the same workloads. Building takes about a minute per side, a round of
 the full suite about half a minute per side; ``-k`` narrows the suite.
 
+Instruction counts (the regression check that does not flake)::
+
+    python3 bench/compare.py --instructions [--base REV] [--threshold PCT] [--quick] [-k TEXT]
+                             [--accept-slower-from REV]
+
+builds both sides as above, then counts each workload of
+``bench/instructions.py`` (the benchmarks' workloads, smaller) once per side
+under ``valgrind --tool=callgrind`` and prints per workload both sides'
+instructions, the ratio and instructions per node; it fails when a ratio
+exceeds 1 + ``--threshold``/100 (default 1%: counts of one build repeat
+within a few instructions, so this needs no rounds). ``--quick`` counts the
+set CI runs (every game's perft, make/unmake walk, solver and Python loop),
+``-k`` those whose names contain TEXT. ``--accept-slower-from REV`` lets
+through a rise in a workload that commit REV's message names in a line
+``Slower: <workload>: <reason>``. Without valgrind on PATH it fails at once.
+
 Saved results of the same machine (pytest-benchmark's own storage,
 ``.benchmarks/`` under the repository, per machine id)::
 
@@ -31,7 +47,7 @@ same machine under similar load; prefer the A/B run.
 
 Exit codes: 0 no benchmark got slower than the threshold; 1 one did, or the
 suite failed on the working tree (a benchmark's count changed); 2 nothing to
-compare against: a build failed, no saved run exists, or a benchmark has no
+compare against: a build failed, valgrind is missing, no saved run exists, or a benchmark has no
 baseline (it is new, or failed on the base); ``--allow-new`` lets benchmarks
 without a baseline pass, still listing them.
 """
@@ -40,12 +56,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
+
+import instructions
+from instructions import Count, CountError
 
 REPO = Path(__file__).resolve().parent.parent
 EXIT_OK, EXIT_SLOWER, EXIT_NO_BASELINE = 0, 1, 2
@@ -93,12 +113,16 @@ def export_working_tree(dest: Path) -> None:
             shutil.copy2(source, target)
 
 
-def build_venv(source: Path, venv: Path) -> Path:
-    """Install ``source`` with its test extras into a new venv at ``venv``; returns its python."""
+def build_venv(source: Path, venv: Path, lean: bool = False) -> Path:
+    """Install ``source`` with its test extras into a new venv at ``venv``; returns its python.
+
+    ``lean``: the package alone (all ``bench/instructions.py`` imports), a quicker install.
+    """
     if _run([sys.executable, "-m", "venv", venv], source) != 0:
         raise CompareError(f"could not create a venv at {venv}")
     python = venv / "bin" / "python"
-    if _run([python, "-m", "pip", "install", "--quiet", f"{source}[test]"], source) != 0:
+    packages = [str(source)] if lean else [f"{source}[test]"]
+    if _run([python, "-m", "pip", "install", "--quiet", *packages], source) != 0:
         raise CompareError(f"building {source} failed (see pip's output above)")
     return python
 
@@ -139,14 +163,20 @@ def report(base: Dict[str, float], work: Dict[str, float], threshold: float, all
     if not work:
         print("no benchmark results from the working tree", file=sys.stderr)
         return EXIT_NO_BASELINE
+    return verdict(slower, new, allow_new, "benchmark", f"more than {threshold:g}% slower")
+
+
+def verdict(slower: Sequence[str], new: Sequence[str], allow_new: bool, noun: str, worse: str, hint: str = "") -> int:
+    """Print the verdict and return the exit code: ``slower`` are ``worse`` than the base (e.g. "more than
+    10% slower"), ``new`` have no baseline; ``noun`` names what they are, ``hint`` follows a failure."""
     if slower:
-        print(f"\nFAIL: {len(slower)} benchmark(s) more than {threshold:g}% slower than the base", file=sys.stderr)
+        print(f"\nFAIL: {len(slower)} {noun}(s) {worse} than the base{hint}", file=sys.stderr)
         return EXIT_SLOWER
     if new and not allow_new:
-        print(f"\nNO BASELINE for {len(new)} benchmark(s) (new, or failed on the base); "
+        print(f"\nNO BASELINE for {len(new)} {noun}(s) (new, or failed on the base); "
               "--allow-new accepts that", file=sys.stderr)
         return EXIT_NO_BASELINE
-    print(f"\nOK: no benchmark more than {threshold:g}% slower than the base")
+    print(f"\nOK: no {noun} {worse} than the base")
     return EXIT_OK
 
 
@@ -159,6 +189,82 @@ def merge_minima(runs: List[Dict[str, float]]) -> Dict[str, float]:
     return merged
 
 
+SLOWER_LINE = re.compile(r"^Slower:\s*(\S+?):\s*(\S.*)$", re.MULTILINE)
+
+
+def declared_slower(message: str) -> Dict[str, str]:
+    """Workload name -> reason, from the lines ``Slower: <workload>: <reason>`` of a commit message."""
+    return {match[1]: match[2].strip() for match in SLOWER_LINE.finditer(message)}
+
+
+def report_instructions(base: Dict[str, Count], work: Dict[str, Count], failed: Sequence[str], threshold: float,
+                        allow_new: bool, accepted: Dict[str, str]) -> int:
+    """Print each workload's instructions on both sides, the ratio and instructions per node; returns the exit code.
+
+    ``failed``: workloads that failed on the working tree; ``accepted``: workloads allowed to rise, with the reason.
+    """
+    limit = 1 + threshold / 100
+    width = max((len(name) for name in [*work, *failed]), default=10)
+    print(f"\n{'workload':<{width}}  {'base instr':>15}  {'work instr':>15}  {'ratio':>7}  "
+          f"{'base/node':>10}  {'work/node':>10}  node")
+    slower, new = [], []
+    for name, now in sorted(work.items()):
+        per = instructions.PER[instructions.BY_NAME[name].path][1]
+        if name not in base:
+            new.append(name)
+            print(f"{name:<{width}}  {'-':>15}  {now.instructions:>15,}  {'-':>7}  {'-':>10}  "
+                  f"{now.per_node:>10,.1f}  {per}  NO BASELINE")
+            continue
+        was = base[name]
+        ratio = now.instructions / was.instructions
+        flag = ""
+        if ratio > limit:
+            flag = f"  MORE by {100 * (ratio - 1):.2f}%"
+            if name in accepted:
+                flag += f" (accepted: {accepted[name]})"
+            else:
+                slower.append(name)
+        print(f"{name:<{width}}  {was.instructions:>15,}  {now.instructions:>15,}  {ratio:>7.4f}  "
+              f"{was.per_node:>10,.1f}  {now.per_node:>10,.1f}  {per}{flag}")
+    for name in failed:
+        print(f"{name:<{width}}  FAILED ON THE WORKING TREE")
+    if failed:
+        print(f"\nFAIL: {len(failed)} workload(s) failed on the working tree (see above)", file=sys.stderr)
+        return EXIT_SLOWER
+    return verdict(slower, new, allow_new, "workload", f"more than {threshold:g}% more instructions",
+                   "; a commit line 'Slower: <workload>: <reason>' accepts one")
+
+
+def count_sides(pythons: Dict[str, Path], names: Sequence[str], script: Path) -> Dict[str, Dict[str, Count]]:
+    """Count the workloads with each side's build, one callgrind run a side (``script``: the snapshot's
+    bench/instructions.py). A workload that fails on a side is named on stderr and left out of its dict."""
+    counts: Dict[str, Dict[str, Count]] = {}
+    for side, python in pythons.items():
+        print(f"counting {len(names)} workload(s) on {side} under callgrind ...", flush=True)
+        try:
+            results = instructions.count_all(python, names, script)
+        except CountError as error:
+            print(f"{side}: {error}", file=sys.stderr)
+            results = {}
+        for name, result in results.items():
+            if isinstance(result, str):
+                print(f"{side}: {name}: {result}", file=sys.stderr)
+        counts[side] = {name: c for name, c in results.items() if isinstance(c, Count)}
+    return counts
+
+
+def ab_instructions(args: argparse.Namespace, workdir: Path, pythons: Dict[str, Path]) -> int:
+    """Count the chosen workloads on both builds and report (see the module docstring)."""
+    names = [w.name for w in instructions.select(args.quick, [args.k] if args.k else None)]
+    if not names:
+        raise CompareError(f"no workload matches -k {args.k!r}")
+    counts = count_sides(pythons, names, workdir / "work" / "bench" / "instructions.py")
+    accepted = declared_slower(_git("log", "-1", "--format=%B", args.accept_slower_from)) \
+        if args.accept_slower_from else {}
+    failed = [name for name in names if name not in counts["work"]]
+    return report_instructions(counts["base"], counts["work"], failed, args.threshold, args.allow_new, accepted)
+
+
 def ab(args: argparse.Namespace) -> int:
     """Build base and working tree, run the suite on both in alternation, report (see module docstring)."""
     workdir = Path(tempfile.mkdtemp(prefix="patience-ab-"))
@@ -166,7 +272,10 @@ def ab(args: argparse.Namespace) -> int:
         commit = export_base(args.base, workdir / "base")
         export_working_tree(workdir / "work")
         print(f"base {args.base} = {commit}; working tree snapshot in {workdir / 'work'}", flush=True)
-        pythons = {side: build_venv(workdir / side, workdir / f"venv-{side}") for side in ("base", "work")}
+        pythons = {side: build_venv(workdir / side, workdir / f"venv-{side}", lean=args.instructions)
+                   for side in ("base", "work")}
+        if args.instructions:
+            return ab_instructions(args, workdir, pythons)
         extra = ["-k", args.k] if args.k else []
         runs: Dict[str, List[Dict[str, float]]] = {"base": [], "work": []}
         work_failed = False
@@ -249,9 +358,17 @@ def build_parser() -> argparse.ArgumentParser:
                         help="A/B: base revision to build (default: main, its last commit)")
     parser.add_argument("--rounds", type=int, default=3, metavar="N",
                         help="A/B: alternating rounds per side (default 3)")
-    parser.add_argument("--threshold", type=float, default=10.0, metavar="PCT",
-                        help="fail when a minimum time is more than PCT%% worse (default 10)")
-    parser.add_argument("-k", metavar="EXPR", help="only benchmarks matching EXPR (pytest -k)")
+    mode.add_argument("--instructions", action="store_true",
+                      help="A/B by callgrind instruction counts of bench/instructions.py's workloads")
+    parser.add_argument("--threshold", type=float, metavar="PCT",
+                        help="fail when a minimum time (default 10) or an instruction count (default 1) "
+                             "is more than PCT%% worse")
+    parser.add_argument("--quick", action="store_true", help="--instructions: only the set CI runs")
+    parser.add_argument("--accept-slower-from", metavar="REV",
+                        help="--instructions: let a workload rise when REV's commit message has a line "
+                             "'Slower: <workload>: <reason>'")
+    parser.add_argument("-k", metavar="EXPR",
+                        help="only benchmarks matching EXPR (pytest -k; --instructions: names containing EXPR)")
     parser.add_argument("--allow-new", action="store_true",
                         help="benchmarks without a baseline do not fail the comparison")
     parser.add_argument("--keep", action="store_true", help="A/B: keep the builds' temporary directory")
@@ -264,8 +381,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be >= 1")
+    if args.threshold is None:
+        args.threshold = 1.0 if args.instructions else 10.0
     if args.threshold < 0:
         parser.error("--threshold must be >= 0")
+    if args.instructions and shutil.which("valgrind") is None:
+        print(f"compare.py: {instructions.VALGRIND_MISSING}", file=sys.stderr)
+        return EXIT_NO_BASELINE
     try:
         if args.save is not None:
             return save(args)

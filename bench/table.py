@@ -1,8 +1,10 @@
-"""Print the README's performance table (Markdown): nodes per second per game and path.
+"""Print the performance table of docs/results.md (Markdown): nodes per second per game and path.
 
 Run ``python bench/table.py`` with an optimised build installed (about a
-minute). It times the workloads of ``bench/test_bench.py``, asserting each
-count, and prints millions of nodes (perft leaves) per second for: C++ perft
+minute); ``python bench/table.py --write docs/results.md`` also puts the
+table in place of the one between the file's ``<!-- bench/table.py -->`` and
+``<!-- end bench/table.py -->`` lines. It times the workloads of
+``bench/test_bench.py``, asserting each count, and prints millions of nodes (perft leaves) per second for: C++ perft
 with bulk counting, the C++ make/unmake walk, the reference's perft, a loop
 written in Python over the C++ API, the same loop over the reference, and
 the solver (positions expanded per second) under a node limit; under the
@@ -14,16 +16,19 @@ reference. Each figure is the best of several rounds, so other load on the
 machine inflates it less. The
 machine (CPU model, logical cores, Python version) is printed under the table.
 
-Exit code 2 on a debug build, whose timings would mislead.
+Exit code 2 on a debug build, whose timings would mislead, and on a file to
+write without the two marker lines.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import sys
 import time
-from typing import Callable, Dict, List, Tuple
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import patience_engine
 from patience_engine import reference
@@ -42,6 +47,9 @@ from test_bench import (
 )
 
 GAME_TITLES = {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move", "geoffrey": "Geoffrey"}
+# The lines around the table in the file --write rewrites; the table goes between them.
+BEGIN_MARKER = "<!-- bench/table.py -->"
+END_MARKER = "<!-- end bench/table.py -->"
 # Rounds per measurement; each figure is the fastest round.
 ROUNDS = {"cpp": 5, "reference": 3, "loop_cpp": 10, "loop_reference": 3, "solver": 3}
 # The C++ engine walks the reference's positions in a millisecond or less, so
@@ -206,12 +214,41 @@ def table() -> str:
     return "\n".join(lines)
 
 
-def main() -> int:
-    """Print the table; returns the exit code (2 on a debug build)."""
+def replace_between_markers(document: str, table_text: str) -> str:
+    """``document`` with the lines between ``BEGIN_MARKER`` and ``END_MARKER`` replaced by ``table_text``.
+
+    Raises ValueError when either marker line is missing or the end comes first.
+    """
+    lines = document.split("\n")
+    try:
+        begin = lines.index(BEGIN_MARKER)
+        end = lines.index(END_MARKER, begin + 1)
+    except ValueError:
+        raise ValueError(f"needs a line {BEGIN_MARKER!r} and, below it, a line {END_MARKER!r}") from None
+    return "\n".join(lines[: begin + 1] + [table_text] + lines[end:])
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Print the table and, with ``--write FILE``, put it between FILE's marker lines; returns
+    the exit code (2 on a debug build or a file without the markers)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--write", metavar="FILE", type=Path,
+                        help=f"also replace the lines between {BEGIN_MARKER} and {END_MARKER} in FILE")
+    args = parser.parse_args(argv)
     if not patience_engine.OPTIMIZED:
         print(f"table.py needs an optimised build, this one is {patience_engine.BUILD_TYPE}", file=sys.stderr)
         return 2
-    print(table())
+    if args.write is not None:
+        # Checked before the minute of measuring, so a wrong file fails at once.
+        try:
+            replace_between_markers(args.write.read_text(encoding="utf-8"), "")
+        except (OSError, ValueError) as error:
+            print(f"table.py: {args.write}: {error}", file=sys.stderr)
+            return 2
+    text = table()
+    print(text)
+    if args.write is not None:
+        args.write.write_text(replace_between_markers(args.write.read_text(encoding="utf-8"), text), encoding="utf-8")
     return 0
 
 

@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Tuple
 import pytest
 
 import patience_engine
+from instructions import python_walk
 from patience_engine import reference
 from patience_engine.games import REGISTRY
 
@@ -107,22 +108,6 @@ SOLVER_ROUNDS = 3
 
 def _ids(workloads: List[Workload]) -> List[str]:
     return [f"{game}-deal{deal}-depth{depth}" for game, deal, depth, _ in workloads]
-
-
-def python_walk(state: Any, depth: int) -> int:
-    """Perft written in Python over the public API (``legal_moves``, ``play``, ``undo``).
-
-    Works on either implementation's positions; returns the number of leaves
-    at ``depth`` (int) and leaves ``state`` as it found it.
-    """
-    if depth == 0:
-        return 1
-    total = 0
-    for move in state.legal_moves():
-        state.play(move)
-        total += python_walk(state, depth - 1)
-        state.undo()
-    return total
 
 
 def solve_all(game: str, deals: Tuple[int, ...], node_limit: int, pruning: bool = True) -> List[Tuple[str, int]]:

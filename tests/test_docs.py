@@ -1,21 +1,125 @@
-"""Doctests in the package's docstrings and the README's examples run as tests."""
+"""The documentation stays true: examples run, cross-references resolve, rules.md agrees with the engine.
+
+- The README's examples, the examples of docs/*.md and every docstring example
+  run as doctests; the README's tour shows every public method and property of
+  the game and move classes.
+- Every reference to a section of a page, written as the page's path and the
+  section's heading in double quotes (docs/rules.md "Text formats"), in the
+  code, docstrings, help text and docs of the repository names a page that
+  exists and a heading that page has. A bare page name (rules.md "Perft")
+  means the page in docs/.
+- Every relative link of README.md and docs/*.md resolves, anchors included.
+- docs/rules.md has exactly the contract's sections, and its check values are
+  the engine's.
+"""
 
 from __future__ import annotations
 
 import doctest
 import importlib
+import os
 import pkgutil
+import re
 from pathlib import Path
+from typing import Dict, Iterator, List, Set, Tuple
 
 import pytest
 
 import patience_engine
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.glob("*.md"))
 MODULES = sorted(
     info.name for info in pkgutil.walk_packages(patience_engine.__path__, "patience_engine.")
     if info.name != "patience_engine._core"
 ) + ["patience_engine"]
+
+# Directories that hold no source of the project: tools, builds and generated pages.
+SKIPPED_DIRS = {".git", ".venv", "venv", "build", "dist", "_build", "_api", "__pycache__", ".pytest_cache",
+                ".hypothesis", ".benchmarks", "test-artifacts", "node_modules"}
+SOURCE_SUFFIXES = {".py", ".pyi", ".hpp", ".cpp", ".h", ".md", ".txt", ".toml", ".cfg", ".yml", ".yaml", ""}
+# A page, optionally in ``literal`` marks, then a section heading in double quotes; the heading may
+# be wrapped onto the next line of a comment or docstring.
+REFERENCE = re.compile(r"(?<![\w/.-])`{0,2}((?:docs/)?[\w.-]+\.md)`{0,2},? \"([^\"]{1,80})\"")
+HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
+FENCE = re.compile(r"^\s*(```|~~~)")
+LINK = re.compile(r"(?<!\!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
+RULES_SECTIONS = ["Cards", "Numbered deals", "Germaine 2-Move", "Royal Marriage", "Geoffrey", "Text formats",
+                  "Move notation", "Perft", "Check values"]
+
+
+def source_files() -> Iterator[Path]:
+    """Every text file of the repository's own source, docs and help text."""
+    for directory, dirs, files in os.walk(ROOT):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info"))
+        for name in sorted(files):
+            path = Path(directory, name)
+            if path.suffix in SOURCE_SUFFIXES:
+                yield path
+
+
+def prose_lines(text: str) -> Iterator[str]:
+    """The lines of a Markdown text outside fenced code blocks."""
+    fenced = False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            fenced = not fenced
+        elif not fenced:
+            yield line
+
+
+def headings(page: Path) -> Set[str]:
+    """The section headings of a Markdown page (any level), as written."""
+    return {m.group(1) for line in prose_lines(page.read_text(encoding="utf-8")) if (m := HEADING.match(line))}
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub and MyST give a heading: lower case, punctuation dropped, spaces as '-'."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def page_of(reference: str) -> Path:
+    """The file a reference names: a path from the repository's root, or a bare name in docs/."""
+    return ROOT / reference if "/" in reference or reference == "README.md" else DOCS / reference
+
+
+def section_references(text: str) -> Iterator[Tuple[int, str, str]]:
+    """(line, page, section) of every section reference in ``text``; a heading wrapped onto the
+    next line of a comment (``//``, ``#``, ``*``) is joined back."""
+    for match in REFERENCE.finditer(text):
+        section = re.sub(r"\s*\n\s*(?://+|#+|\*+)?\s*", " ", match.group(2)).strip()
+        yield text.count("\n", 0, match.start()) + 1, match.group(1), section
+
+
+def broken_references(text: str) -> List[str]:
+    """Why each section reference in ``text`` does not resolve ("line N: ..."), in order."""
+    problems = []
+    for line, reference, section in section_references(text):
+        page = page_of(reference)
+        if not page.is_file():
+            problems.append(f"line {line}: {reference} does not exist")
+        elif section not in headings(page):
+            problems.append(f"line {line}: {reference} has no section {section!r}")
+    return problems
+
+
+def broken_links(page: Path) -> List[str]:
+    """Why each relative link of a Markdown page does not resolve, anchors included."""
+    problems = []
+    prose = re.sub(r"`[^`]*`", "", "\n".join(prose_lines(page.read_text(encoding="utf-8"))))
+    for match in LINK.finditer(prose):  # a link's text may be wrapped over lines
+        target = match.group(1) or match.group(2)
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):
+            continue  # http:, https:, mailto:
+        path, _, anchor = target.partition("#")
+        resolved = (page.parent / path).resolve() if path else page
+        if not resolved.exists():
+            problems.append(f"{target}: no such file")
+        elif anchor and resolved.suffix == ".md" and anchor not in {slug(h) for h in headings(resolved)}:
+            problems.append(f"{target}: no section with anchor {anchor!r}")
+    return problems
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -28,3 +132,86 @@ def test_readme_examples() -> None:
     result = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert result.attempted >= 5, "the README shows its examples as doctests"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_page_examples(page: Path) -> None:
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def test_readme_tour_shows_every_public_method_and_property() -> None:
+    examples = doctest.DocTestParser().get_examples(README.read_text(encoding="utf-8"))
+    code = "\n".join(example.source for example in examples)
+    missing: Dict[str, List[str]] = {}
+    for game in patience_engine.GAMES.values():
+        for cls in (game, game.Move):
+            names = [n for n in dir(cls) if not n.startswith("_") and not re.search(rf"\b{n}\b", code)]
+            if names:
+                missing[cls.__name__] = names
+    assert not missing, f"not shown in a README example: {missing}"
+
+
+def test_section_references_resolve() -> None:
+    problems = []
+    count = 0
+    for path in source_files():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        count += sum(1 for _ in section_references(text))
+        problems += [f"{path.relative_to(ROOT)}, {problem}" for problem in broken_references(text)]
+    assert not problems, "section references that do not resolve:\n" + "\n".join(problems)
+    assert count >= 20, f"found only {count} section references: the pattern no longer matches them"
+
+
+def test_a_broken_reference_is_reported() -> None:
+    def ref(page: str, section: str) -> str:  # built here so the scan of this file does not see them
+        return f'{page} "{section}"'
+
+    text = (f"see {ref('docs/rules.md', 'Text formats')} and {ref('``docs/rules.md``', 'Move')[:-1]}\n"
+            f"    // notation\",\nbut {ref('docs/rules.md', 'Text format')}, {ref('rules.md', 'Zobrist keys')} "
+            f"and {ref('docs/nowhere.md', 'Cards')}")
+    assert [section for _, _, section in section_references(text)][:2] == ["Text formats", "Move notation"]
+    assert broken_references(text) == [
+        "line 3: docs/rules.md has no section 'Text format'",
+        "line 3: rules.md has no section 'Zobrist keys'",
+        "line 3: docs/nowhere.md does not exist",
+    ]
+
+
+@pytest.mark.parametrize("page", [README] + PAGES, ids=lambda page: page.name)
+def test_relative_links_resolve(page: Path) -> None:
+    assert broken_links(page) == []
+
+
+def test_a_broken_link_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "here.md").write_text("# Here\n\n## A section\n", encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.write_text("[ok](here.md#a-section) [web](https://example.org/x) `[code](nowhere.md)`\n"
+                    "[gone](nowhere.md) [bad\nanchor](here.md#no-such)\n", encoding="utf-8")
+    assert broken_links(page) == ["nowhere.md: no such file", "here.md#no-such: no section with anchor 'no-such'"]
+
+
+def test_rules_page_has_the_contracts_sections() -> None:
+    text = (DOCS / "rules.md").read_text(encoding="utf-8")
+    sections = [m.group(1) for line in prose_lines(text) if (m := re.match(r"^## (.+)$", line))]
+    assert sections == RULES_SECTIONS
+
+
+def test_rules_page_check_values_are_the_engines() -> None:
+    text = (DOCS / "rules.md").read_text(encoding="utf-8").split("## Check values", 1)[1]
+    deals = re.findall(r"^(Germaine 2-Move|Geoffrey|Royal Marriage), deal (\d+):\n\n```\n(.*?)\n```", text, re.M | re.S)
+    classes = {"Germaine 2-Move": patience_engine.Germaine, "Royal Marriage": patience_engine.RoyalMarriage,
+               "Geoffrey": patience_engine.Geoffrey}
+    assert len(deals) == 3
+    for title, deal, deal_text in deals:
+        assert classes[title].deal(int(deal)).to_text() == deal_text
+    rows = re.findall(r"^\| (Germaine 2-Move|Geoffrey|Royal Marriage) \| (.*) \|$", text, re.M)
+    assert len(rows) == 3
+    for title, cells in rows:
+        for deal, cell in enumerate(cells.split(" | "), 1):
+            counts = [int(value) for value in cell.split(", ")]
+            position = classes[title].deal(deal)
+            assert [patience_engine.perft(position, d) for d in range(1, len(counts) + 1)] == counts, (title, deal)

@@ -69,9 +69,9 @@ def made_or_refused(make: Callable[[], Any], use: Callable[[Any], None]) -> None
 def test_move_new_with_any_single_argument_is_built_or_refused(game: Any) -> None:
     move_class = game.Move
     for arg in [*ODD_ARGUMENTS, str(first_move(game))]:
-        made_or_refused(lambda: move_class.__new__(move_class, arg), lambda m: use_move(game, m))
-        made_or_refused(lambda: move_class.__new__(move_class, text=arg), lambda m: use_move(game, m))
-        made_or_refused(lambda: move_class(arg), lambda m: use_move(game, m))
+        made_or_refused(lambda a=arg: move_class.__new__(move_class, a), lambda m: use_move(game, m))
+        made_or_refused(lambda a=arg: move_class.__new__(move_class, text=a), lambda m: use_move(game, m))
+        made_or_refused(lambda a=arg: move_class(a), lambda m: use_move(game, m))
     text = str(first_move(game))
     assert move_class.__new__(move_class, text) == first_move(game)
     use_move(game, move_class.__new__(move_class, text))

@@ -139,7 +139,7 @@ def test_action_space_sizes() -> None:
 @pytest.mark.parametrize("text", ["QH", "KH", "QH+7S", "7S+KH"])
 def test_royal_marriage_moves_of_the_ends_have_no_action(text: str) -> None:
     with pytest.raises(ValueError, match="has no action: it can never be legal"):
-        RoyalMarriage.parse_move(text).action
+        _ = RoyalMarriage.parse_move(text).action
 
 
 def test_germaine_directions_off_the_grid_name_no_move() -> None:

@@ -5,7 +5,7 @@ Importing this module registers, for ``gymnasium.make`` and ``gymnasium.make_vec
 - ``patience_engine/RoyalMarriage-v0``
 - ``patience_engine/Germaine-v0``
 - ``patience_engine/Geoffrey-v0``: Geoffrey as its player sees it (``hidden=True``) unless
-  made with ``hidden=False`` (docs/rl.md "Hidden view").
+  made with ``hidden=False`` (docs/rl.md "Hidden view (Geoffrey)").
 
 ``PatienceEnv`` is one position; ``PatienceVectorEnv`` (``make_vec(...,
 vectorization_mode="vector_entry_point")``) is a ``VectorGame`` stepped in one call. Both

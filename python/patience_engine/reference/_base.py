@@ -163,8 +163,8 @@ class Game(Generic[MoveT]):
         """The position in the game's text format (docs/rules.md "Text formats").
 
         ``hidden=True`` writes what the player sees: each face-down card as
-        ``(??)`` (only Geoffrey has any; docs/rl.md "Hidden view"), a text that
-        ``from_text`` refuses. Raises TypeError for a non-bool ``hidden``.
+        ``(??)`` (only Geoffrey has any; docs/rl.md "Hidden view (Geoffrey)"), a
+        text that ``from_text`` refuses. Raises TypeError for a non-bool ``hidden``.
         """
         return self._text(_check_hidden(hidden))
 

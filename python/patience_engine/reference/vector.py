@@ -75,7 +75,7 @@ class VectorGame:
     ``game``: a registry name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``) or a
     reference game class. ``max_moves``: moves after which an episode is truncated (None:
     the game's ``DEFAULT_MAX_MOVES``). ``hidden``: observations show Geoffrey as its player
-    sees it (docs/rl.md "Hidden view"). One SplitMix64 generator per object draws the deals
+    sees it (docs/rl.md "Hidden view (Geoffrey)"). One SplitMix64 generator per object draws the deals
     and ``sample_legal_actions``. Raises TypeError/ValueError naming a bad argument.
     """
 

@@ -1,0 +1,383 @@
+"""Instructions per node of the benchmarks' workloads, counted by ``valgrind --tool=callgrind``.
+
+Counts of the same build repeat to a few instructions however loaded the
+machine is, so they show a slowdown of 1% that timings on a shared machine
+cannot. Each workload of ``bench/test_bench.py`` has a smaller twin here
+(under callgrind code runs some 50 times slower), which asserts its result
+as the timed one does: a perft count, or the solver's (status, score, nodes)
+per deal. Workloads drive the engine only through the public API, so one
+script counts any revision's build (it imports nothing else from bench/).
+
+``python bench/instructions.py`` counts every workload on the installed build
+and prints instructions per node; ``bench/compare.py --instructions``
+compares two builds with it. ``instructions_per_node()`` gives
+``bench/table.py`` the figures for docs/results.md.
+
+A node is a perft leaf for perft, a position expanded for the solver, a move
+played (``play``) for the Python loops, and a deal for the Royal Marriage
+survey.
+
+How only the workload is counted: one child process under callgrind imports
+and sets up in its main thread, then runs each workload alone in a thread of
+its own, and callgrind (``--separate-threads=yes``) writes one count per
+thread. This counts none
+of interpreter start-up, imports, set-up and exit, needs no symbol name
+(``--toggle-collect`` would tie the count to a C++ or CPython symbol, which
+renames, inlining and stripped interpreters break, and cannot bracket a loop
+written in Python) and runs each workload once (subtracting a run with one
+repetition from a run with two costs three workloads and two start-ups).
+Counts depend on the set run together (a Python function's specialisation
+carries over from one workload to the next), so compare a set with itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+VALGRIND_MISSING = ("valgrind is not on PATH: instruction counts need valgrind --tool=callgrind "
+                    "(Debian: apt-get install valgrind)")
+
+Expected = Any
+"""A perft count (int), or the solver's [(status, score, nodes)] per deal, or the survey's (won, lost)."""
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One counted workload: ``path`` is the benchmark path (a column of bench/table.py's table).
+
+    ``deals`` holds one deal for perft and the loops; ``size`` is the perft
+    depth, or the solver's node limit; ``pruning`` is the solver's.
+    ``quick`` marks the set CI runs.
+    """
+
+    path: str
+    game: str
+    deals: Tuple[int, ...]
+    size: int
+    expected: Expected
+    quick: bool = False
+    pruning: bool = True
+
+    @property
+    def name(self) -> str:
+        """The workload's name, e.g. ``cpp_perft_bulk[germaine-deal1-depth5]`` (no spaces, no colon)."""
+        if self.path == "solver":
+            return f"solver[{self.game}-deals{'-'.join(map(str, self.deals))}-limit{self.size}]"
+        if self.path == "royal_marriage_survey":
+            return f"royal_marriage_survey[deals1-{self.size}]"
+        return f"{self.path}[{self.game}-deal{self.deals[0]}-depth{self.size}]"
+
+
+PER = {
+    "cpp_perft_bulk": ("C++ bulk perft", "leaf"),
+    "cpp_make_unmake": ("C++ make/unmake", "leaf"),
+    "reference_perft": ("reference perft", "leaf"),
+    "python_loop_over_cpp": ("Python loop over C++", "step"),
+    "python_loop_over_reference": ("Python loop over reference", "step"),
+    "solver": ("solver", "position"),
+    "royal_marriage_survey": ("Royal Marriage survey", "deal"),
+}
+"""Per benchmark path: its title, and what one node is (see the module docstring)."""
+
+# The same games, deals and paths as bench/test_bench.py, at depths and limits that callgrind
+# counts in seconds (10^6-10^9 instructions; a count repeats to a few thousand). Perft counts
+# agree with and without bulk counting. No twin of C++ perft on the reference's positions: the
+# reference walks shallower here than when timed, so it would be C++ bulk perft at other depths.
+WORKLOADS: List[Workload] = [
+    Workload("cpp_perft_bulk", "royal-marriage", (1,), 5, 13300292, quick=True),
+    Workload("cpp_perft_bulk", "royal-marriage", (3,), 5, 10985558),
+    Workload("cpp_perft_bulk", "germaine", (1,), 5, 20514590, quick=True),
+    Workload("cpp_perft_bulk", "germaine", (3,), 5, 11307700),
+    Workload("cpp_perft_bulk", "geoffrey", (1,), 10, 7547283, quick=True),
+    Workload("cpp_perft_bulk", "geoffrey", (3,), 11, 1338808),
+    Workload("cpp_make_unmake", "royal-marriage", (1,), 4, 562500, quick=True),
+    Workload("cpp_make_unmake", "royal-marriage", (3,), 4, 470064),
+    Workload("cpp_make_unmake", "germaine", (1,), 4, 651248, quick=True),
+    Workload("cpp_make_unmake", "germaine", (3,), 4, 414024),
+    Workload("cpp_make_unmake", "geoffrey", (1,), 8, 539766, quick=True),
+    Workload("cpp_make_unmake", "geoffrey", (3,), 9, 480250),
+    Workload("reference_perft", "royal-marriage", (1,), 3, 22464),
+    Workload("reference_perft", "germaine", (1,), 3, 21265),
+    Workload("reference_perft", "geoffrey", (1,), 5, 6986),
+    Workload("python_loop_over_cpp", "royal-marriage", (1,), 2, 846, quick=True),
+    Workload("python_loop_over_cpp", "germaine", (1,), 2, 724, quick=True),
+    Workload("python_loop_over_cpp", "geoffrey", (1,), 5, 6986, quick=True),
+    Workload("python_loop_over_reference", "royal-marriage", (1,), 2, 846),
+    Workload("python_loop_over_reference", "germaine", (1,), 2, 724),
+    Workload("python_loop_over_reference", "geoffrey", (1,), 4, 1428),
+    # Royal Marriage without its pruning rule, as timed: with it the row analysis settles a deal
+    # in a few dozen nodes.
+    Workload("solver", "royal-marriage", (1, 96), 20000, [("won", 50, 395), ("unknown", 0, 20000)], quick=True,
+             pruning=False),
+    Workload("solver", "germaine", (230,), 20000, [("unknown", 43, 20000)], quick=True),
+    Workload("solver", "geoffrey", (2, 43), 20000, [("won", 52, 88), ("unknown", 0, 20000)], quick=True),
+    Workload("royal_marriage_survey", "royal-marriage", (), 20, (18, 2)),
+]
+BY_NAME = {w.name: w for w in WORKLOADS}
+# As bench/test_bench.py's: solver node counts depend on the table size.
+SOLVER_TABLE_BYTES = 1 << 24
+
+
+def python_walk(state: Any, depth: int) -> int:
+    """Perft written in Python over the public API (``legal_moves``, ``play``, ``undo``): the leaves at ``depth``.
+
+    Works on either implementation's positions and leaves ``state`` as it found it. It lives here,
+    not in test_bench.py, because this script must run on any revision's build and test_bench.py
+    imports modules an older build lacks; test_bench.py imports it from here.
+    """
+    if depth == 0:
+        return 1
+    total = 0
+    for move in state.legal_moves():
+        state.play(move)
+        total += python_walk(state, depth - 1)
+        state.undo()
+    return total
+
+
+def prepare(w: Workload) -> Tuple[Callable[[], Any], int]:
+    """Set ``w`` up: returns (the job to count, which returns ``w.expected`` when right; the nodes it makes).
+
+    Everything before the job (imports, deals, the step count of a loop) stays out of the count.
+    """
+    import patience_engine
+    from patience_engine import reference
+
+    engine = w.path not in ("reference_perft", "python_loop_over_reference")
+    games = patience_engine.GAMES if engine else reference.GAMES
+    if w.path == "solver":
+        states = [games[w.game].deal(deal) for deal in w.deals]
+
+        def solve_all() -> List[Tuple[str, int, int]]:
+            solutions = [patience_engine.solve(s, node_limit=w.size, table_bytes=SOLVER_TABLE_BYTES,
+                                               pruning=w.pruning) for s in states]
+            return [(s.status, s.score, s.nodes) for s in solutions]
+
+        return solve_all, sum(nodes for _, _, nodes in w.expected)
+    if w.path == "royal_marriage_survey":
+        deals = [games[w.game].deal(n) for n in range(1, w.size + 1)]
+
+        def survey() -> Tuple[int, int]:
+            statuses = [patience_engine.solve(d).status for d in deals]
+            return statuses.count("won"), statuses.count("lost")
+
+        return survey, w.size
+    state = games[w.game].deal(w.deals[0])
+    if w.path in ("python_loop_over_cpp", "python_loop_over_reference"):
+        # Every position of depth 1..size below the root is entered by one play().
+        engine_state = patience_engine.GAMES[w.game].deal(w.deals[0])
+        steps = sum(patience_engine.perft(engine_state, d) for d in range(1, w.size + 1))
+        return (lambda: python_walk(state, w.size)), steps
+    if w.path == "reference_perft":
+        return (lambda: reference.perft(state, w.size)), w.expected
+    bulk = w.path != "cpp_make_unmake"
+    return (lambda: patience_engine.perft(state, w.size, bulk=bulk)), w.expected
+
+
+def check(w: Workload, result: Any) -> None:
+    """Raise AssertionError unless ``result`` is what ``w``'s job must return."""
+    if isinstance(w.expected, list):  # the solver's per-deal tuples, written as tuples or lists
+        result, expected = [tuple(r) for r in result], [tuple(e) for e in w.expected]
+    else:
+        expected = w.expected
+    if result != expected:
+        raise AssertionError(f"{w.name}: got {result!r}, expected {w.expected!r}")
+
+
+def run_children(names: Sequence[str]) -> None:
+    """Run workloads one after another, each alone in a thread of its own; print one JSON line each.
+
+    Each line is ``{"name", "nodes"}`` or ``{"name", "error"}``. Set-up runs in
+    the main thread, only the job in the counted one. Every thread stays
+    alive (blocked, so counting nothing) until all have run, so valgrind gives
+    thread k + 2 to workload k and reuses no thread id.
+    """
+    # No forced GIL hand-over (its timing is the wall clock's): a thread waiting for the GIL gets it
+    # only when the holder blocks, so each workload runs through without a switch.
+    sys.setswitchinterval(3600)
+    threads: List[Tuple[threading.Thread, threading.Event]] = []
+    for name in names:
+        w = BY_NAME[name]
+        line: Dict[str, Any] = {"name": name}
+        finished, release = threading.Event(), threading.Event()
+        job: Optional[Callable[[], Any]] = None
+        nodes = 0
+        try:
+            job, nodes = prepare(w)
+        except Exception as error:  # reported to the parent, which names the workload
+            line["error"] = f"{type(error).__name__}: {error}"
+
+        def target(w: Workload = w, job: Optional[Callable[[], Any]] = job, nodes: int = nodes,
+                   line: Dict[str, Any] = line, finished: threading.Event = finished,
+                   release: threading.Event = release) -> None:
+            if job is not None:
+                try:
+                    check(w, job())
+                    line["nodes"] = nodes
+                except Exception as error:
+                    line["error"] = f"{type(error).__name__}: {error}"
+            finished.set()
+            release.wait()
+
+        # The garbage collector's passes in the job then scan only the job's own objects, not what
+        # earlier workloads and imports left (which would make a count depend on its neighbours).
+        gc.collect()
+        gc.freeze()
+        thread = threading.Thread(target=target, name=name)
+        thread.start()
+        finished.wait()
+        threads.append((thread, release))
+        print(json.dumps(line), flush=True)
+    for thread, release in threads:
+        release.set()
+        thread.join()
+
+
+class CountError(Exception):
+    """Counting failed: valgrind is missing, or the run of the workloads as a whole failed."""
+
+
+def thread_totals(out_prefix: Path) -> Dict[int, int]:
+    """Instructions per valgrind thread id from callgrind's ``--separate-threads`` files ``<prefix>-NN``."""
+    totals: Dict[int, int] = {}
+    for path in out_prefix.parent.glob(out_prefix.name + "-*"):
+        thread = int(path.name.rsplit("-", 1)[1])
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith(("totals:", "summary:")):
+                totals[thread] = int(line.split()[1])
+                break
+        else:
+            raise CountError(f"no totals in {path}")
+    return totals
+
+
+@dataclass(frozen=True)
+class Count:
+    """One workload's count: ``instructions`` in the workload's thread, over ``nodes`` nodes."""
+
+    instructions: int
+    nodes: int
+
+    @property
+    def per_node(self) -> float:
+        """Instructions per node (float)."""
+        return self.instructions / self.nodes
+
+
+def count_all(python: Path, names: Sequence[str], script: Path = Path(__file__)) -> Dict[str, Union[Count, str]]:
+    """Count workloads ``names`` in one run of interpreter ``python`` (with its build of patience_engine).
+
+    Returns name -> ``Count``, or the error (str) of a workload that failed or
+    changed its result. ``script``: this file, or a snapshot of it
+    (``bench/compare.py`` runs the one it built from). Raises CountError when
+    valgrind is not on PATH or the run as a whole failed.
+    """
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise CountError(VALGRIND_MISSING)
+    with tempfile.TemporaryDirectory(prefix="patience-callgrind-") as tmp:
+        prefix = Path(tmp) / "callgrind.out"
+        # A fixed hash seed, and (setarch -R) no address randomisation: str hashing, and hashing by
+        # address (object ids, pybind11's instance map), probe tables alike on every run.
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        setarch = shutil.which("setarch")
+        fixed_addresses = [setarch, platform.machine(), "-R"] if setarch else []
+        cmd = [*fixed_addresses, valgrind, "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={prefix}",
+               str(python), str(script.resolve()), "--child", *names]
+        child = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=script.resolve().parent)
+        lines = [json.loads(line) for line in child.stdout.splitlines() if line.startswith("{")]
+        if child.returncode != 0 or [line["name"] for line in lines] != list(names):
+            tail = "\n".join(child.stderr.strip().splitlines()[-5:])
+            raise CountError(f"the workloads failed under callgrind (exit {child.returncode}):\n{tail}")
+        totals = thread_totals(prefix)
+    if sorted(totals) != list(range(1, len(names) + 2)):
+        raise CountError(f"callgrind counted threads {sorted(totals)}, expected 1-{len(names) + 1}: "
+                         "did something start threads of its own?")
+    return {line["name"]: line["error"] if "error" in line else Count(totals[k + 2], line["nodes"])
+            for k, line in enumerate(lines)}
+
+
+def select(quick: bool = False, names: Optional[Sequence[str]] = None) -> List[Workload]:
+    """The workloads to count: all, the ``quick`` set, or those whose names contain one of ``names``."""
+    chosen = [w for w in WORKLOADS if w.quick or not quick]
+    if names:
+        chosen = [w for w in chosen if any(part in w.name for part in names)]
+    return chosen
+
+
+def instructions_per_node(python: Optional[Path] = None) -> Dict[str, Dict[str, float]]:
+    """Instructions per node of every benchmark path and game: {path: {game: instructions per node}}.
+
+    Counts every workload with ``python`` (default: this interpreter, so its
+    build of patience_engine) under callgrind, some minutes in all. Where a
+    path has two deals of a game, their instructions over their nodes. See
+    ``PER`` for what a node is per path. Raises CountError as ``count_all``,
+    or when a workload failed.
+    """
+    counts = count_all(python or Path(sys.executable), [w.name for w in WORKLOADS])
+    sums: Dict[Tuple[str, str], List[int]] = {}
+    for w in WORKLOADS:
+        c = counts[w.name]
+        if isinstance(c, str):
+            raise CountError(f"{w.name}: {c}")
+        total = sums.setdefault((w.path, w.game), [0, 0])
+        total[0] += c.instructions
+        total[1] += c.nodes
+    table: Dict[str, Dict[str, float]] = {}
+    for (path, game), (instructions, nodes) in sums.items():
+        table.setdefault(path, {})[game] = instructions / nodes
+    return table
+
+
+def markdown_table(per_node: Dict[str, Dict[str, float]], titles: Dict[str, str]) -> str:
+    """``instructions_per_node()``'s figures as Markdown: a row per game (``titles``: id -> title), a
+    column per benchmark path, and a line under the table saying what a node is and how they were counted."""
+    lines = ["| game | " + " | ".join(title for title, _ in PER.values()) + " |", "|" + "---|" * (len(PER) + 1)]
+    for game, title in titles.items():
+        figures = [per_node.get(path, {}).get(game) for path in PER]
+        cells = ["-" if f is None else f"{f:,.1f}" if f < 100 else f"{f:,.0f}" for f in figures]
+        lines.append(f"| {title} | " + " | ".join(cells) + " |")
+    nodes = "; ".join(f"{title}: a {node}" for title, node in PER.values())
+    lines += ["", "Instructions per node, counted by valgrind --tool=callgrind in the workload's thread alone "
+              f"(bench/instructions.py). A node is, per column: {nodes} (a step is a move played). "
+              "Counts depend on the build and its libraries, not on the machine's load or clock."]
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Count workloads on this interpreter's build and print instructions per node; returns the exit code."""
+    parser = argparse.ArgumentParser(description="Instructions per node of the benchmark workloads (callgrind).")
+    parser.add_argument("--child", nargs="+", metavar="NAME", help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="only the set CI runs")
+    parser.add_argument("-k", metavar="TEXT", action="append", help="only workloads whose names contain TEXT")
+    args = parser.parse_args(argv)
+    if args.child:  # inside valgrind
+        run_children(args.child)
+        return 0
+    try:
+        counts = count_all(Path(sys.executable), [w.name for w in select(args.quick, args.k)])
+    except CountError as error:
+        print(f"instructions.py: {error}", file=sys.stderr)
+        return 2
+    for name, c in counts.items():
+        if isinstance(c, str):
+            print(f"{name:<60} FAILED: {c}")
+        else:
+            print(f"{name:<60} {c.instructions:>15,} {c.per_node:>12,.1f} per {PER[BY_NAME[name].path][1]}")
+    return 1 if any(isinstance(c, str) for c in counts.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""bench/compare.py --instructions and bench/instructions.py: checked workloads, the verdict, clear failures.
+
+Fast: nothing here runs valgrind (bench/test_instructions.py shows counts repeat).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Optional, Sequence
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+
+import compare  # noqa: E402
+import instructions  # noqa: E402
+from instructions import Count  # noqa: E402
+
+
+@pytest.mark.parametrize("workload", instructions.WORKLOADS, ids=[w.name for w in instructions.WORKLOADS])
+def test_workload_gives_its_expected_result(workload: instructions.Workload) -> None:
+    """Run natively, each counted workload returns what it asserts under callgrind, over a positive node count."""
+    job, nodes = instructions.prepare(workload)
+    instructions.check(workload, job())
+    assert nodes > 0
+
+
+def test_workload_names_are_unique_and_fit_a_slower_line() -> None:
+    names = [w.name for w in instructions.WORKLOADS]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert compare.declared_slower(f"Slower: {name}: why") == {name: "why"}
+
+
+def test_python_loop_nodes_are_the_moves_played() -> None:
+    """Royal Marriage deal 1 at depth 2: perft 846 leaves below its first-level moves, one play() each."""
+    (w,) = [w for w in instructions.WORKLOADS if w.name == "python_loop_over_cpp[royal-marriage-deal1-depth2]"]
+    import patience_engine
+
+    first = len(patience_engine.RoyalMarriage.deal(1).legal_moves())
+    assert instructions.prepare(w)[1] == first + 846
+
+
+def test_check_rejects_a_changed_result() -> None:
+    w = instructions.WORKLOADS[0]
+    with pytest.raises(AssertionError, match=r"cpp_perft_bulk\[royal-marriage-deal1-depth5\]: got 1"):
+        instructions.check(w, 1)
+    solver = next(w for w in instructions.WORKLOADS if w.path == "solver")
+    instructions.check(solver, [list(r) for r in solver.expected])  # lists or tuples alike
+    with pytest.raises(AssertionError):
+        instructions.check(solver, [("lost", 0, 1)] * len(solver.expected))
+
+
+def test_select() -> None:
+    quick = instructions.select(quick=True)
+    # CI's set: every game's perft, make/unmake walk, solver and Python loop.
+    for path in ("cpp_perft_bulk", "cpp_make_unmake", "solver", "python_loop_over_cpp"):
+        assert {w.game for w in quick if w.path == path} == {"royal-marriage", "germaine", "geoffrey"}
+    assert [w.name for w in instructions.select(names=["solver[germaine"])] == ["solver[germaine-deals230-limit20000]"]
+    assert len(instructions.select()) == len(instructions.WORKLOADS)
+
+
+def test_declared_slower_reads_only_slower_lines() -> None:
+    message = ("Solver: try all moves\n\nBody. Slower: not at line start: no\n"
+               "Slower: solver[germaine-deals230-limit20000]: every move is now tried\n"
+               "Slower:cpp_perft_bulk[geoffrey-deal1-depth10]:  tighter check\nSlower: no-reason:\n")
+    assert compare.declared_slower(message) == {
+        "solver[germaine-deals230-limit20000]": "every move is now tried",
+        "cpp_perft_bulk[geoffrey-deal1-depth10]": "tighter check",
+    }
+
+
+SOLVER = "solver[germaine-deals230-limit20000]"
+PERFT = "cpp_perft_bulk[royal-marriage-deal1-depth5]"
+
+
+def verdict(work: int, failed: Sequence[str] = (), accepted: Optional[Dict[str, str]] = None) -> int:
+    """compare.py's exit code when the Germaine solver workload went from 100,000 instructions to ``work``."""
+    base = {SOLVER: Count(100_000, 10), PERFT: Count(1_000, 1_000)}
+    now = {SOLVER: Count(work, 10), PERFT: Count(1_000, 1_000)}
+    return compare.report_instructions(base, now, list(failed), 1.0, False, accepted or {})
+
+
+def test_report_fails_past_the_threshold(capsys: pytest.CaptureFixture[str]) -> None:
+    assert verdict(101_000) == compare.EXIT_OK  # exactly 1% more is still within
+    assert verdict(99_000) == compare.EXIT_OK
+    assert verdict(101_001) == compare.EXIT_SLOWER
+    out = capsys.readouterr()
+    assert "MORE by 1.00%" in out.out and "10,100.1" in out.out  # instructions per node of the working tree
+    assert "Slower: <workload>: <reason>" in out.err
+
+
+def test_report_accepts_a_declared_rise_and_says_why(capsys: pytest.CaptureFixture[str]) -> None:
+    assert verdict(120_000, accepted={SOLVER: "moves tried in a new order"}) == compare.EXIT_OK
+    assert "(accepted: moves tried in a new order)" in capsys.readouterr().out
+    assert verdict(120_000, accepted={PERFT: "another workload"}) == compare.EXIT_SLOWER
+
+
+def test_report_fails_on_a_failed_or_new_workload() -> None:
+    assert verdict(100_000, failed=["solver[geoffrey-deals2-43-limit20000]"]) == compare.EXIT_SLOWER
+    base = {PERFT: Count(1_000, 1_000)}
+    now = {PERFT: Count(1_000, 1_000), SOLVER: Count(5, 1)}
+    assert compare.report_instructions(base, now, [], 1.0, False, {}) == compare.EXIT_NO_BASELINE
+    assert compare.report_instructions(base, now, [], 1.0, True, {}) == compare.EXIT_OK
+
+
+@pytest.mark.parametrize("script, args", [("compare.py", ["--instructions", "--base", "HEAD"]),
+                                          ("instructions.py", ["--quick"])])
+def test_without_valgrind_one_clear_line_and_a_failure(tmp_path: Path, script: str, args: Sequence[str]) -> None:
+    """PATH without valgrind: one line naming valgrind on stderr, a non-zero exit, before any build."""
+    env = {"PATH": str(tmp_path)}  # an empty directory: no valgrind, no git, no compiler
+    result = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True, text=True,
+                            env=env, timeout=60)
+    assert result.returncode == compare.EXIT_NO_BASELINE
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert "valgrind is not on PATH" in line and "apt-get install valgrind" in line
+
+
+def test_markdown_table_puts_each_figure_in_its_game_row_and_path_column() -> None:
+    titles = {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move"}
+    text = instructions.markdown_table({"solver": {"germaine": 4106.14}, "cpp_perft_bulk": {"germaine": 2.94}},
+                                       titles)
+    header, rule, royal, germaine = text.splitlines()[:4]
+    columns = [c.strip() for c in header.strip("|").split("|")]
+    cells = [c.strip() for c in germaine.strip("|").split("|")]
+    assert cells[0] == "Germaine 2-Move" and len(cells) == len(columns) == len(instructions.PER) + 1
+    assert cells[columns.index("solver")] == "4,106" and cells[columns.index("C++ bulk perft")] == "2.9"
+    assert set(royal.strip("|").split("|")[1:]) == {" - "}
