@@ -10,6 +10,9 @@ scores and perft counts, bit for bit.
 - ``perft(state, depth)``: docs/rules.md "Perft".
 - Integer actions, legal-action masks, observations, Geoffrey's hidden view and
   ``determinize(seed)`` on every game class: docs/rl.md.
+- ``VectorGame(game, num_envs)``: a batch of positions stepped together, and
+  ``playouts(state, n, seed=...)``: the final scores of n random games (docs/rl.md
+  "Episodes"); the C++ engine has both under the same names.
 - ``GAMES``: game name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``) -> class.
 - ``pysol``: PySolFC game numbers, behind each class's ``from_pysol(number)``
   (``Germaine.from_pysol`` raises ValueError: PySolFC has no such game).
@@ -32,6 +35,7 @@ from ._base import MAX_PERFT_DEPTH, Game, perft
 from .geoffrey import Geoffrey, GeoffreyMove
 from .germaine import Germaine, GermaineMove
 from .royal_marriage import RoyalMarriage, RoyalMarriageMove
+from .vector import VectorGame, playouts
 
 GAMES: Dict[str, Type[Game[Any]]] = {
     "royal-marriage": RoyalMarriage,
@@ -53,5 +57,7 @@ __all__ = [
     "MAX_PERFT_DEPTH",
     "RoyalMarriage",
     "RoyalMarriageMove",
+    "VectorGame",
     "perft",
+    "playouts",
 ]

@@ -1,0 +1,215 @@
+"""Gymnasium environments of the three games (needs the extra ``patience-engine[rl]``).
+
+Importing this module registers, for ``gymnasium.make`` and ``gymnasium.make_vec``:
+
+- ``patience_engine/RoyalMarriage-v0``
+- ``patience_engine/Germaine-v0``
+- ``patience_engine/Geoffrey-v0``: Geoffrey as its player sees it (``hidden=True``) unless
+  made with ``hidden=False`` (docs/rl.md "Hidden view (Geoffrey)").
+
+``PatienceEnv`` is one position; ``PatienceVectorEnv`` (``make_vec(...,
+vectorization_mode="vector_entry_point")``) is a ``VectorGame`` stepped in one call. Both
+take ``impl="cpp"`` (the C++ engine, the default) or ``impl="reference"`` (the pure-Python
+reference), ``max_moves`` (default: the game's ``DEFAULT_MAX_MOVES``) and ``hidden``.
+Actions, observations and episodes are those of docs/rl.md; ``info["action_mask"]`` holds
+the legal actions as numpy bools.
+
+>>> import gymnasium
+>>> env = gymnasium.make("patience_engine/Geoffrey-v0", impl="reference", render_mode="ansi")
+>>> obs, info = env.reset(options={"deal": 2})
+>>> obs.shape, obs.dtype, int(info["action_mask"].sum())
+((18, 12, 52), dtype('uint8'), 4)
+>>> print(env.render().splitlines()[5])
+(??) (??) (??) (??) AS 5C
+"""
+
+from __future__ import annotations
+
+import operator
+from types import ModuleType
+from typing import Any, Dict, Optional, SupportsFloat, SupportsIndex, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+import patience_engine
+
+from . import reference
+from ._errors import MissingExtraError
+from .games import REGISTRY
+from .limits import MAX_DEAL
+from .reference.vector import episode_settings
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError:
+    raise MissingExtraError("patience_engine.envs needs Gymnasium: pip install 'patience-engine[rl]'") from None
+
+ObsArray = npt.NDArray[np.uint8]
+
+IMPLEMENTATIONS: Dict[str, ModuleType] = {"cpp": patience_engine, "reference": reference}
+"""The module of each implementation by name, each with ``GAMES``, ``VectorGame`` and ``playouts``."""
+
+
+def _implementation(impl: object) -> ModuleType:
+    if not isinstance(impl, str) or impl not in IMPLEMENTATIONS:
+        raise ValueError(f"impl must be 'cpp' or 'reference', got {impl!r}")
+    return IMPLEMENTATIONS[impl]
+
+
+def _spaces(game: str) -> Tuple[spaces.Box, spaces.Discrete]:
+    cls = REGISTRY[game].reference
+    return (spaces.Box(0, 1, shape=cls.OBSERVATION_SHAPE, dtype=np.uint8), spaces.Discrete(cls.NUM_ACTIONS))
+
+
+class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
+    """One position of a game as a Gymnasium environment.
+
+    ``game``: a registry name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``).
+    Observation: ``observation(hidden)`` as a uint8 array of ``OBSERVATION_SHAPE``
+    (docs/rl.md "Observations"); action: an int of ``Discrete(NUM_ACTIONS)`` (docs/rl.md
+    "Actions"); reward: the change of ``score``; terminated when no legal move is left,
+    truncated after ``max_moves`` moves (docs/rl.md "Episodes"). ``info["action_mask"]``: bool
+    array of ``NUM_ACTIONS``. ``reset(seed=s)`` draws the deal from the seeded ``np_random``;
+    ``options={"deal": n}`` plays deal ``n``. ``render()`` (``render_mode="ansi"``) gives the
+    position's text, hidden like the observation. An illegal action (mask False) leaves the
+    position as it is and ends the episode: reward 0, terminated, ``info["illegal_action"]``
+    True. ``step`` raises ValueError outside the action space, TypeError for a non-int.
+    """
+
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, game: str, *, hidden: bool = False, max_moves: Optional[int] = None,
+                 render_mode: Optional[str] = None, impl: str = "cpp") -> None:
+        if game not in REGISTRY:
+            raise ValueError(f"unknown game {game!r}: expected one of {', '.join(map(repr, REGISTRY))}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        module = _implementation(impl)
+        self.game = game
+        self.cls: Any = module.GAMES[game]
+        self.max_moves, self.hidden = episode_settings(self.cls, max_moves, hidden)
+        self.render_mode = render_mode
+        self.observation_space, self.action_space = _spaces(game)  # type: ignore[assignment]
+        self.num_actions: int = self.cls.NUM_ACTIONS
+        self.state: Any = None
+        self.moves = 0
+        self._mask = np.zeros(self.num_actions, dtype=bool)
+
+    def _observe(self) -> Tuple[ObsArray, Dict[str, Any]]:
+        obs = np.asarray(self.state.observation(hidden=self.hidden), dtype=np.uint8)
+        self._mask = np.asarray(self.state.legal_action_mask(), dtype=bool)
+        return obs, {"action_mask": self._mask}
+
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[ObsArray, Dict[str, Any]]:
+        """Deal a new position; returns ``(obs, info)``.
+
+        ``options={"deal": n}`` plays numbered deal ``n`` (docs/rules.md "Numbered deals");
+        otherwise the deal is drawn from ``np_random``, reproducible after ``seed``. Raises
+        ValueError for another option key and TypeError/ValueError for a bad deal number.
+        """
+        super().reset(seed=seed)
+        options = options or {}
+        if set(options) - {"deal"}:
+            raise ValueError(f"options takes only the key 'deal', got {sorted(map(str, options))}")
+        if "deal" in options:
+            deal = options["deal"]
+        else:
+            deal = int(self.np_random.integers(0, MAX_DEAL, dtype=np.uint64, endpoint=True))
+        self.state = self.cls.deal(deal)
+        self.moves = 0
+        return self._observe()
+
+    def step(self, action: SupportsIndex) -> Tuple[ObsArray, SupportsFloat, bool, bool, Dict[str, Any]]:
+        """Play ``action``; returns ``(obs, reward, terminated, truncated, info)`` (docs/rl.md "Episodes")."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        if isinstance(action, (bool, np.bool_)):
+            raise TypeError(f"action must be an int, got {type(action).__name__}")
+        chosen = operator.index(action)
+        if not 0 <= chosen < self.num_actions:
+            raise ValueError(f"action {chosen} is outside 0 .. {self.num_actions - 1}")
+        if not self._mask[chosen]:
+            # An illegal action ends the episode as pgx's games do, so that any action of the
+            # space can be stepped (Gymnasium's checker samples the space unmasked); it earns
+            # nothing and forgoes the rest of the score.
+            obs, info = self._observe()
+            info["illegal_action"] = True
+            return obs, 0.0, True, False, info
+        before = self.state.score
+        self.state.play(chosen)
+        self.moves += 1
+        terminated = bool(self.state.is_over)
+        truncated = not terminated and self.moves >= self.max_moves
+        obs, info = self._observe()
+        return obs, float(self.state.score - before), terminated, truncated, info
+
+    def render(self) -> Optional[str]:
+        """The position's text (hidden like the observation) when ``render_mode="ansi"``, else None."""
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        text: str = self.state.to_text(hidden=self.hidden)
+        return text
+
+
+class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[np.uint8]]):
+    """``num_envs`` positions of a game in one ``VectorGame``, as a Gymnasium vector environment.
+
+    Spaces, rewards and flags as ``PatienceEnv``, batched: observations uint8
+    ``(num_envs, *OBSERVATION_SHAPE)``, rewards float32, flags bool, actions an int array of
+    ``num_envs``; ``info["action_mask"]`` is the VectorGame's ``action_masks`` (bool,
+    ``(num_envs, NUM_ACTIONS)``). Autoreset is NEXT_STEP. ``reset(seed=s)`` re-seeds the
+    VectorGame's SplitMix64 generator (an int seed; deals and nothing else are drawn);
+    ``options={"deals": [...]}`` gives each slot's deal. ``step`` and ``reset`` are one call
+    into the VectorGame each. With ``copy=False`` the C++ engine's arrays are returned as they
+    are: views of its buffers that the next step overwrites; the default copies them.
+    """
+
+    metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, game: str, num_envs: int = 1, *, hidden: bool = False, max_moves: Optional[int] = None,
+                 impl: str = "cpp", copy: bool = True) -> None:
+        if game not in REGISTRY:
+            raise ValueError(f"unknown game {game!r}: expected one of {', '.join(map(repr, REGISTRY))}")
+        self.vector: Any = _implementation(impl).VectorGame(game, num_envs, max_moves=max_moves, hidden=hidden)
+        self.num_envs = num_envs
+        self.copy = copy
+        self.single_observation_space, self.single_action_space = _spaces(game)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+
+    def _array(self, values: Any, dtype: Any) -> Any:
+        return np.array(values, dtype=dtype) if self.copy else np.asarray(values, dtype=dtype)
+
+    def _info(self) -> Dict[str, Any]:
+        return {"action_mask": self._array(self.vector.action_masks, bool)}
+
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[ObsArray, Dict[str, Any]]:
+        """Deal into every slot (``VectorGame.reset``); returns ``(obs, info)``."""
+        super().reset(seed=seed)
+        obs, _ = self.vector.reset(seed=seed, options=options or None)
+        return self._array(obs, np.uint8), self._info()
+
+    def step(self, actions: npt.NDArray[np.int64]) -> Tuple[ObsArray, Any, Any, Any, Dict[str, Any]]:
+        """Step every slot (``VectorGame.step``); returns ``(obs, reward, terminated, truncated, info)``."""
+        obs, reward, terminated, truncated, _ = self.vector.step(actions)
+        return (self._array(obs, np.uint8), self._array(reward, np.float32), self._array(terminated, bool),
+                self._array(truncated, bool), self._info())
+
+
+ENV_IDS: Dict[str, str] = {name: f"patience_engine/{info.reference.__name__}-v0" for name, info in REGISTRY.items()}
+"""The Gymnasium id of each game by its registry name, e.g. ``'patience_engine/Geoffrey-v0'``."""
+
+for _name, _env_id in ENV_IDS.items():
+    if _env_id not in gymnasium.registry:
+        gymnasium.register(
+            id=_env_id,
+            entry_point="patience_engine.envs:PatienceEnv",
+            vector_entry_point="patience_engine.envs:PatienceVectorEnv",
+            kwargs={"game": _name, "hidden": _name == "geoffrey"},
+        )

@@ -1,0 +1,257 @@
+"""Batches of positions and random playouts: the reference's ``VectorGame`` and ``playouts``.
+
+The executable statement of the batch interface the C++ engine implements
+(``patience_engine.VectorGame``, ``patience_engine.playouts``): same deals,
+actions, draws, rewards and flags, as lists where the engine gives numpy arrays.
+Episodes follow docs/rl.md "Episodes"; every random draw is the SplitMix64
+generator of docs/rules.md "Numbered deals".
+
+>>> vec = VectorGame("royal-marriage", 2)
+>>> obs, info = vec.reset(options={"deals": [1, 2]})
+>>> len(obs), len(obs[0]), len(obs[0][0]), info
+(2, 17, 52, {})
+>>> from patience_engine.reference import Geoffrey
+>>> playouts(Geoffrey.deal(2), 3, seed=0, max_moves=5)
+[0, 0, 0]
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+from typing import Any, Collection, Dict, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Type
+
+from .._errors import IllegalMoveError
+from ..limits import check_int
+from ._base import Game, _check_hidden
+from ._cards import SplitMix64, check_deal_number
+
+StepResult = Tuple[List[Any], List[float], List[bool], List[bool], Dict[str, Any]]
+
+
+def game_class(game: object) -> Type[Game[Any]]:
+    """The reference class of ``game``: a registry name (``'geoffrey'``) or a reference game class.
+
+    Raises ValueError for an unknown name, TypeError for anything else (a C++ class included).
+    """
+    from . import GAMES  # the package's registry, complete once the package is imported
+
+    if isinstance(game, str):
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}: expected one of {', '.join(map(repr, GAMES))}")
+        return GAMES[game]
+    if isinstance(game, type) and game in GAMES.values():
+        return game
+    shown = f"{game.__module__}.{game.__qualname__}" if isinstance(game, type) else type(game).__name__
+    raise TypeError(f"game must be a game name or a reference game class, got {shown}")
+
+
+def _max_moves(cls: Type[Game[Any]], max_moves: object) -> int:
+    return cls.DEFAULT_MAX_MOVES if max_moves is None else check_int(max_moves, "max_moves", 1)
+
+
+def episode_settings(cls: Type[Any], max_moves: object, hidden: object) -> Tuple[int, bool]:
+    """``(max_moves, hidden)`` checked for a game class of either implementation.
+
+    ``max_moves``: None (the class's ``DEFAULT_MAX_MOVES``) or an int >= 1; ``hidden``: a bool.
+    Raises TypeError/ValueError naming the bad one.
+    """
+    return _max_moves(cls, max_moves), _check_hidden(hidden)
+
+
+def _action(value: object, slot: int) -> int:
+    """An action as an int: Python and numpy ints are taken, bools and floats are not."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        raise TypeError(f"slot {slot}: action must be an int, got {type(value).__name__}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"slot {slot}: action must be an int, got {type(value).__name__}") from None
+
+
+class VectorGame:
+    """``num_envs`` positions of one game stepped together, with Gymnasium's vector conventions.
+
+    ``game``: a registry name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``) or a
+    reference game class. ``max_moves``: moves after which an episode is truncated (None:
+    the game's ``DEFAULT_MAX_MOVES``). ``hidden``: observations show Geoffrey as its player
+    sees it (docs/rl.md "Hidden view (Geoffrey)"). One SplitMix64 generator per object draws the deals
+    and ``sample_legal_actions``. Raises TypeError/ValueError naming a bad argument.
+    """
+
+    def __init__(self, game: object, num_envs: int, *, max_moves: Optional[int] = None, hidden: bool = False) -> None:
+        self.game: Type[Game[Any]] = game_class(game)
+        self.num_envs: int = check_int(num_envs, "num_envs", 1)
+        self.max_moves, self.hidden = episode_settings(self.game, max_moves, hidden)
+        self.NUM_ACTIONS: int = self.game.NUM_ACTIONS
+        self.OBSERVATION_SHAPE: Tuple[int, ...] = self.game.OBSERVATION_SHAPE
+        self._rng: Optional[SplitMix64] = None
+        self._states: List[Game[Any]] = []
+        self._moves: List[int] = []
+        self._ended: List[bool] = []
+
+    def _draw(self) -> int:
+        assert self._rng is not None
+        return self._rng.next()
+
+    def _started(self) -> None:
+        if not self._states:
+            raise RuntimeError("call reset() first")
+
+    def _observations(self) -> List[Any]:
+        return [state.observation(self.hidden) for state in self._states]
+
+    def reset(self, seed: Optional[int] = None,
+              options: Optional[Mapping[str, Any]] = None) -> Tuple[List[Any], Dict[str, Any]]:
+        """Deal a new position into every slot; returns ``(obs, info)``.
+
+        ``seed`` (an int in 0 .. 2**64-1) re-seeds the generator; None keeps it (seeded from
+        ``os.urandom`` the first time). ``options={"deals": [...]}`` gives slot ``i`` deal
+        ``deals[i]``; otherwise slot by slot ``deal = draw()``. ``obs``: ``num_envs``
+        observations (nested lists of 0/1 ints of ``OBSERVATION_SHAPE``); ``info``: ``{}``.
+        Raises TypeError/ValueError for a bad seed or options, changing nothing.
+        """
+        seed = None if seed is None else check_deal_number(seed, "seed")
+        deals = self._option_deals(options)
+        if seed is not None:
+            self._rng = SplitMix64(seed)
+        elif self._rng is None:
+            self._rng = SplitMix64(int.from_bytes(os.urandom(8), "little"))
+        if deals is None:
+            deals = [self._draw() for _ in range(self.num_envs)]
+        self._states = [self.game.deal(deal) for deal in deals]
+        self._moves = [0] * self.num_envs
+        self._ended = [False] * self.num_envs
+        return self._observations(), {}
+
+    def _option_deals(self, options: object) -> Optional[List[int]]:
+        if options is None:
+            return None
+        if not isinstance(options, Mapping):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
+        unknown = sorted(str(key) for key in options if key != "deals")
+        if unknown or "deals" not in options:
+            raise ValueError(f"options takes only the key 'deals', got {sorted(map(str, options))}")
+        deals = options["deals"]
+        if not isinstance(deals, Sequence) or isinstance(deals, str):
+            raise TypeError(f"options['deals'] must be a sequence of deal numbers, got {type(deals).__name__}")
+        if len(deals) != self.num_envs:
+            raise ValueError(f"options['deals'] must hold num_envs = {self.num_envs} deals, got {len(deals)}")
+        return [check_deal_number(deal) for deal in deals]
+
+    def step(self, actions: Collection[SupportsIndex]) -> StepResult:
+        """Play one action in every slot; returns ``(obs, reward, terminated, truncated, info)``.
+
+        Autoreset is Gymnasium's NEXT_STEP: a slot whose last step ended ignores its action, is
+        dealt ``deal = draw()`` (in slot order) and returns reward 0.0, not terminated, not
+        truncated. Otherwise ``reward`` is the change of ``score`` (a float), ``terminated``
+        whether no legal move is left, ``truncated`` whether the episode, not terminated, has
+        now played ``max_moves`` moves (docs/rl.md "Episodes"); ``info`` is ``{}``.
+        Every action is checked before any slot changes: ValueError for a wrong length or an
+        action outside ``0 .. NUM_ACTIONS - 1``, TypeError for a non-int, IllegalMoveError
+        naming the slot and the action for an illegal one; RuntimeError before ``reset()``.
+        """
+        self._started()
+        if len(actions) != self.num_envs:
+            raise ValueError(f"actions must hold num_envs = {self.num_envs} actions, got {len(actions)}")
+        chosen = [_action(value, slot) for slot, value in enumerate(actions)]
+        for slot, action in enumerate(chosen):
+            if self._ended[slot]:
+                continue
+            if not 0 <= action < self.NUM_ACTIONS:
+                raise ValueError(f"slot {slot}: action {action} is outside 0 .. {self.NUM_ACTIONS - 1}")
+            if not (self._names_move(action) and self._states[slot].is_legal(action)):
+                raise IllegalMoveError(f"slot {slot}: action {action} ({self._move_text(action)}) is not legal")
+        rewards: List[float] = []
+        terminated: List[bool] = []
+        truncated: List[bool] = []
+        for slot, action in enumerate(chosen):
+            if self._ended[slot]:
+                self._states[slot] = self.game.deal(self._draw())
+                self._moves[slot] = 0
+                self._ended[slot] = False
+                rewards.append(0.0)
+                terminated.append(False)
+                truncated.append(False)
+                continue
+            state = self._states[slot]
+            before = state.score  # type: ignore[attr-defined]
+            state.play(action)
+            self._moves[slot] += 1
+            over = state.is_over
+            cut = not over and self._moves[slot] >= self.max_moves
+            self._ended[slot] = over or cut
+            rewards.append(float(state.score - before))  # type: ignore[attr-defined]
+            terminated.append(over)
+            truncated.append(cut)
+        return self._observations(), rewards, terminated, truncated, {}
+
+    def _names_move(self, action: int) -> bool:
+        try:
+            self.game.move_of(action)
+        except ValueError:
+            return False
+        return True
+
+    def _move_text(self, action: int) -> str:
+        return str(self.game.move_of(action)) if self._names_move(action) else "names no move"
+
+    @property
+    def action_masks(self) -> List[List[bool]]:
+        """``num_envs`` lists of ``NUM_ACTIONS`` bools, True at each slot's legal actions.
+
+        A slot awaiting autoreset shows its ended position's (none when terminated).
+        Raises RuntimeError before ``reset()``.
+        """
+        self._started()
+        return [state.legal_action_mask() for state in self._states]
+
+    def sample_legal_actions(self) -> List[int]:
+        """One uniformly random legal action per slot: ``legal[draw() % len(legal)]``, slot by slot.
+
+        ``legal`` is the slot's ascending ``legal_actions()``; a slot with none, or awaiting
+        autoreset, gets 0 and draws nothing. Raises RuntimeError before ``reset()``.
+        """
+        self._started()
+        chosen = []
+        for state, ended in zip(self._states, self._ended):
+            legal = [] if ended else state.legal_actions()
+            chosen.append(legal[self._draw() % len(legal)] if legal else 0)
+        return chosen
+
+    def state(self, i: int) -> Game[Any]:
+        """A copy of slot ``i``'s position; IndexError outside ``0 .. num_envs - 1``, RuntimeError before ``reset()``."""
+        self._started()
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise TypeError(f"slot must be an int, got {type(i).__name__}")
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"slot {i} is outside 0 .. {self.num_envs - 1}")
+        return self._states[i].copy()
+
+
+def playouts(state: Game[Any], n: int, *, seed: int, max_moves: Optional[int] = None) -> List[int]:
+    """The final scores of ``n`` random games from ``state`` (a list of ``n`` ints).
+
+    The games are played in turn with one generator SplitMix64(``seed``): at each move
+    ``legal[draw() % len(legal)]`` of the ascending legal actions, until none is left or
+    ``max_moves`` moves are played (None: the game's ``DEFAULT_MAX_MOVES``). ``state`` is not
+    changed. Raises TypeError for a state that is not a reference position, TypeError/ValueError
+    for a bad ``n`` (an int >= 0), ``seed`` (0 .. 2**64-1) or ``max_moves`` (an int >= 1).
+    """
+    from . import GAMES
+
+    if not isinstance(state, tuple(GAMES.values())):
+        raise TypeError(f"state must be a reference game position, got {type(state).__module__}.{type(state).__name__}")
+    check_int(n, "n", 0)
+    rng = SplitMix64(check_deal_number(seed, "seed"))
+    limit = _max_moves(type(state), max_moves)
+    scores = []
+    for _ in range(n):
+        game = state.copy()
+        for _ in range(limit):
+            legal = game.legal_moves()
+            if not legal:
+                break
+            game.play(legal[rng.next() % len(legal)])
+        scores.append(game.score)  # type: ignore[attr-defined]
+    return scores

@@ -1,0 +1,200 @@
+"""The Gymnasium environments of patience_engine.envs on either implementation (docs/rl.md "Gymnasium")."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from gymnasium.vector import AutoresetMode
+
+import patience_engine
+import patience_engine.envs
+from patience_engine import reference
+from patience_engine.envs import ENV_IDS, PatienceEnv, PatienceVectorEnv
+
+CPP_READY = hasattr(patience_engine.Geoffrey, "legal_action_mask")
+IMPLS = ["reference", pytest.param("cpp", marks=pytest.mark.skipif(
+    not CPP_READY, reason="the C++ classes have no RL methods yet (legal_action_mask, VectorGame)"))]
+GAMES = list(ENV_IDS)
+
+
+@pytest.fixture(params=IMPLS)
+def impl(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def make(game: str, impl: str, **kwargs: Any) -> PatienceEnv:
+    env = gymnasium.make(ENV_IDS[game], impl=impl, **kwargs).unwrapped
+    assert isinstance(env, PatienceEnv)
+    return env
+
+
+def test_ids() -> None:
+    assert ENV_IDS == {"royal-marriage": "patience_engine/RoyalMarriage-v0", "germaine": "patience_engine/Germaine-v0",
+                       "geoffrey": "patience_engine/Geoffrey-v0"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_check_env(game: str, impl: str) -> None:
+    check_env(make(game, impl, render_mode="ansi"))
+    check_env(make(game, impl))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_spaces(game: str, impl: str) -> None:
+    env = make(game, impl)
+    cls = reference.GAMES[game]
+    assert env.action_space == gymnasium.spaces.Discrete(cls.NUM_ACTIONS)
+    assert env.observation_space == gymnasium.spaces.Box(0, 1, cls.OBSERVATION_SHAPE, np.uint8)
+    obs, info = env.reset(options={"deal": 3})
+    state = cls.deal(3)
+    assert obs.dtype == np.uint8 and obs.tolist() == state.observation(hidden=game == "geoffrey")
+    assert info["action_mask"].dtype == np.bool_ and info["action_mask"].tolist() == state.legal_action_mask()
+
+
+def test_geoffrey_is_hidden_unless_told(impl: str) -> None:
+    hidden, shown = make("geoffrey", impl, render_mode="ansi"), make("geoffrey", impl, hidden=False, render_mode="ansi")
+    assert (hidden.hidden, shown.hidden) == (True, False)
+    deal = reference.Geoffrey.deal(2)
+    assert hidden.reset(options={"deal": 2})[0].tolist() == deal.observation(hidden=True)
+    assert shown.reset(options={"deal": 2})[0].tolist() == deal.observation()
+    assert hidden.render() == deal.to_text(hidden=True) and "(??)" in deal.to_text(hidden=True)
+    assert shown.render() == deal.to_text()
+
+
+def test_a_seed_draws_the_deal(impl: str) -> None:
+    env, twin = make("germaine", impl, render_mode="ansi"), make("germaine", impl, render_mode="ansi")
+    env.reset(seed=5)
+    twin.reset(seed=5)
+    assert env.render() == twin.render()
+    texts = {env.render()}
+    for _ in range(3):
+        env.reset()
+        texts.add(env.render())
+    assert len(texts) == 4
+
+
+def test_bad_options() -> None:
+    env = make("germaine", "reference")
+    with pytest.raises(ValueError, match="options takes only the key 'deal', got \\['deals'\\]"):
+        env.reset(options={"deals": [1]})
+    with pytest.raises(ValueError, match="deal number must be in 0 .. 2\\*\\*64-1, got -1"):
+        env.reset(options={"deal": -1})
+    with pytest.raises(ValueError, match="impl must be 'cpp' or 'reference', got 'c'"):
+        make("germaine", "c")
+    with pytest.raises(ValueError, match="unknown game 'klondike'"):
+        PatienceEnv("klondike", impl="reference")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_episode_sums_to_the_score(game: str, impl: str) -> None:
+    env = make(game, impl, max_moves=40)
+    state = reference.GAMES[game].deal(8)
+    obs, info = env.reset(options={"deal": 8})
+    rng = np.random.default_rng(0)
+    total, moves = 0.0, 0
+    while True:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(np.int64(action))
+        state.play(action)
+        moves += 1
+        total += float(reward)
+        assert obs.tolist() == state.observation(hidden=game == "geoffrey")
+        assert info["action_mask"].tolist() == state.legal_action_mask()
+        assert terminated == state.is_over and truncated == (not state.is_over and moves == 40)
+        if terminated or truncated:
+            break
+    assert total == state.score
+
+
+def test_truncation_at_max_moves(impl: str) -> None:
+    env = make("geoffrey", impl, max_moves=3)
+    _, info = env.reset(options={"deal": 2})
+    flags = []
+    for _ in range(3):
+        _, _, terminated, truncated, info = env.step(np.flatnonzero(info["action_mask"])[0])
+        flags.append((terminated, truncated))
+    assert flags == [(False, False), (False, False), (False, True)]
+
+
+def test_an_illegal_action_ends_the_episode(impl: str) -> None:
+    env = make("royal-marriage", impl, render_mode="ansi")
+    _, info = env.reset(options={"deal": 1})
+    text = env.render()
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (0.0, True, False, True)
+    assert env.render() == text and obs.tolist() == reference.RoyalMarriage.deal(1).observation()
+    with pytest.raises(ValueError, match="action 2500 is outside 0 .. 2499"):
+        env.step(2500)
+    with pytest.raises(TypeError, match="action must be an int, got bool"):
+        env.step(True)
+
+
+def test_render_needs_ansi() -> None:
+    env = make("royal-marriage", "reference")
+    env.reset(options={"deal": 1})
+    assert env.render() is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_make_vec_runs_on_vector_game(game: str, impl: str) -> None:
+    env = gymnasium.make_vec(ENV_IDS[game], num_envs=3, vectorization_mode="vector_entry_point", impl=impl)
+    assert isinstance(env, PatienceVectorEnv)
+    assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    cls = reference.GAMES[game]
+    assert env.single_action_space == gymnasium.spaces.Discrete(cls.NUM_ACTIONS)
+    assert env.single_observation_space == gymnasium.spaces.Box(0, 1, cls.OBSERVATION_SHAPE, np.uint8)
+    assert env.observation_space.shape == (3, *cls.OBSERVATION_SHAPE)
+    assert env.action_space == gymnasium.spaces.MultiDiscrete([cls.NUM_ACTIONS] * 3)
+    hidden = game == "geoffrey"
+    twin = reference.VectorGame(game, 3, max_moves=4, hidden=hidden)
+    env = gymnasium.make_vec(ENV_IDS[game], num_envs=3, vectorization_mode="vector_entry_point", impl=impl,
+                             max_moves=4)
+    assert isinstance(env, PatienceVectorEnv)
+    obs, info = env.reset(seed=9)
+    expected, _ = twin.reset(seed=9)
+    assert obs.dtype == np.uint8 and obs.shape == (3, *cls.OBSERVATION_SHAPE) and obs.tolist() == expected
+    truncations = 0
+    for _ in range(6):
+        assert info["action_mask"].dtype == np.bool_ and info["action_mask"].tolist() == twin.action_masks
+        actions = np.asarray(env.vector.sample_legal_actions(), dtype=np.int64)
+        assert actions.tolist() == twin.sample_legal_actions()  # the same generator state on both sides
+        obs, reward, terminated, truncated, info = env.step(actions)
+        want = twin.step(actions)
+        assert obs.tolist() == want[0]
+        assert reward.dtype == np.float32 and reward.tolist() == want[1]
+        assert terminated.dtype == truncated.dtype == np.bool_
+        assert (terminated.tolist(), truncated.tolist()) == (want[2], want[3])
+        truncations += int(truncated.sum())
+    assert truncations > 0  # 4 moves a game in 6 steps: truncation and autoreset were both exercised
+
+
+def test_vector_env_takes_deals_and_refuses_illegal_actions() -> None:
+    env = PatienceVectorEnv("royal-marriage", 2, impl="reference", copy=False)
+    obs, info = env.reset(options={"deals": [1, 2]})
+    assert obs.tolist() == [reference.RoyalMarriage.deal(1).observation(), reference.RoyalMarriage.deal(2).observation()]
+    illegal = int(np.flatnonzero(~info["action_mask"][1])[0])
+    with pytest.raises(reference.IllegalMoveError, match=f"slot 1: action {illegal} "):
+        env.step(np.array([np.flatnonzero(info["action_mask"][0])[0], illegal]))
+
+
+def test_import_without_gymnasium() -> None:
+    """The package never imports Gymnasium; the envs module names the extra when it is missing."""
+    code = (
+        "import sys\n"
+        "import patience_engine, patience_engine.reference\n"
+        "assert 'gymnasium' not in sys.modules, 'patience_engine imported gymnasium'\n"
+        "sys.modules['gymnasium'] = None\n"
+        "try:\n"
+        "    import patience_engine.envs\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "patience_engine.envs needs Gymnasium: pip install 'patience-engine[rl]'"

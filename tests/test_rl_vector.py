@@ -1,0 +1,279 @@
+"""The reference's batch interface (VECTOR_SPEC.md, docs/rl.md "Episodes"): VectorGame and playouts.
+
+Deals and sampled actions are checked against SplitMix64 draws made here, the first two of
+SplitMix64(0) being the worked values of docs/rl.md "Determinization"; batches against the same
+games stepped one position at a time.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, List
+
+import numpy as np
+import pytest
+
+import patience_engine
+from patience_engine.reference import GAMES, Geoffrey, Germaine, IllegalMoveError, RoyalMarriage, VectorGame, playouts
+from patience_engine.reference._cards import SplitMix64
+
+# The first two draws of SplitMix64(0) (docs/rl.md "Determinization").
+DRAW_0, DRAW_1 = 0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4
+
+
+def started(game: str, num_envs: int, seed: int = 0, **kwargs: Any) -> VectorGame:
+    vec = VectorGame(game, num_envs, **kwargs)
+    vec.reset(seed=seed)
+    return vec
+
+
+def test_attributes_follow_the_game() -> None:
+    vec = VectorGame(Geoffrey, 3, hidden=True)
+    assert (vec.game, vec.num_envs, vec.max_moves, vec.hidden) == (Geoffrey, 3, 1000, True)
+    assert (vec.NUM_ACTIONS, vec.OBSERVATION_SHAPE) == (3328, (18, 12, 52))
+    assert VectorGame("germaine", 1, max_moves=7).max_moves == 7
+
+
+@pytest.mark.parametrize("args, kwargs, error, message", [
+    (("klondike", 1), {}, ValueError, "unknown game 'klondike'"),
+    ((patience_engine.Geoffrey, 1), {}, TypeError, "reference game class, got patience_engine._core.Geoffrey"),
+    ((3, 1), {}, TypeError, "got int"),
+    (("geoffrey", True), {}, TypeError, "num_envs must be an int, got bool"),
+    (("geoffrey", 0), {}, ValueError, "num_envs must be >= 1, got 0"),
+    (("geoffrey", 1), {"max_moves": 0}, ValueError, "max_moves must be >= 1, got 0"),
+    (("geoffrey", 1), {"max_moves": 2.0}, TypeError, "max_moves must be an int, got float"),
+    (("geoffrey", 1), {"hidden": 1}, TypeError, "hidden must be a bool, got int"),
+])
+def test_bad_arguments_are_named(args: Any, kwargs: Any, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        VectorGame(*args, **kwargs)
+
+
+def test_step_and_sample_need_a_reset() -> None:
+    vec = VectorGame("royal-marriage", 2)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        vec.step([0, 0])
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        vec.sample_legal_actions()
+
+
+def test_a_seed_deals_its_draws_in_slot_order() -> None:
+    vec = VectorGame("geoffrey", 2)
+    obs, info = vec.reset(seed=0)
+    assert info == {}
+    assert vec.state(0) == Geoffrey.deal(DRAW_0) and vec.state(1) == Geoffrey.deal(DRAW_1)
+    assert obs == [Geoffrey.deal(DRAW_0).observation(), Geoffrey.deal(DRAW_1).observation()]
+
+
+def test_reset_without_a_seed_keeps_the_generator() -> None:
+    vec = VectorGame("royal-marriage", 1)
+    vec.reset(seed=0)
+    vec.reset()
+    assert vec.state(0) == RoyalMarriage.deal(DRAW_1)
+    vec.reset(options={"deals": [5]})  # given deals draw nothing
+    vec.reset(seed=0)
+    assert vec.state(0) == RoyalMarriage.deal(DRAW_0)
+
+
+def test_options_give_the_deals() -> None:
+    vec = VectorGame("germaine", 3)
+    obs, _ = vec.reset(options={"deals": (1, 2, 2**64 - 1)})
+    assert [vec.state(i) for i in range(3)] == [Germaine.deal(1), Germaine.deal(2), Germaine.deal(2**64 - 1)]
+    assert obs[1] == Germaine.deal(2).observation()
+
+
+@pytest.mark.parametrize("seed, options, error, message", [
+    (-1, None, ValueError, "seed must be in 0 .. 2\\*\\*64-1, got -1"),
+    (1.0, None, TypeError, "seed must be an int, got float"),
+    (None, {"deal": [1, 2]}, ValueError, "options takes only the key 'deals'"),
+    (None, {"deals": [1]}, ValueError, "must hold num_envs = 2 deals, got 1"),
+    (None, {"deals": [1, -2]}, ValueError, "deal number must be in 0 .. 2\\*\\*64-1, got -2"),
+    (None, {"deals": "12"}, TypeError, "sequence of deal numbers, got str"),
+    (None, [1, 2], TypeError, "options must be a dict or None, got list"),
+])
+def test_bad_reset_changes_nothing(seed: Any, options: Any, error: type, message: str) -> None:
+    vec = started("royal-marriage", 2, seed=7)
+    before = copy.deepcopy(vec)
+    with pytest.raises(error, match=message):
+        vec.reset(seed=seed, options=options)
+    assert [vec.state(i) for i in range(2)] == [before.state(i) for i in range(2)]
+    assert vec.sample_legal_actions() == before.sample_legal_actions()
+
+
+def mirror_run(game: str, num_envs: int, seed: int, steps: int, max_moves: int, hidden: bool) -> None:
+    """Step a VectorGame on its own samples and the same games one position at a time, with the draws made here."""
+    cls = GAMES[game]
+    vec = VectorGame(game, num_envs, max_moves=max_moves, hidden=hidden)
+    rng = SplitMix64(seed)
+    states = [cls.deal(rng.next()) for _ in range(num_envs)]
+    moves = [0] * num_envs
+    ended = [False] * num_envs
+    returns = [0.0] * num_envs
+    obs, _ = vec.reset(seed=seed)
+    assert obs == [state.observation(hidden) for state in states]
+    for _ in range(steps):
+        assert vec.action_masks == [state.legal_action_mask() for state in states]
+        expected_actions = []
+        for state, done in zip(states, ended):
+            legal = [] if done else state.legal_actions()
+            expected_actions.append(legal[rng.next() % len(legal)] if legal else 0)
+        actions = vec.sample_legal_actions()
+        assert actions == expected_actions
+        obs, rewards, terminated, truncated, info = vec.step(actions)
+        for i, state in enumerate(states):
+            if ended[i]:
+                states[i] = cls.deal(rng.next())
+                moves[i], ended[i], returns[i] = 0, False, 0.0
+                assert (rewards[i], terminated[i], truncated[i]) == (0.0, False, False)
+                continue
+            before = state.score
+            state.play(actions[i])
+            moves[i] += 1
+            assert rewards[i] == state.score - before
+            returns[i] += rewards[i]
+            assert terminated[i] == (not state.legal_actions())
+            assert truncated[i] == (not terminated[i] and moves[i] == max_moves)
+            ended[i] = terminated[i] or truncated[i]
+            if ended[i]:
+                assert returns[i] == state.score  # rewards sum to the score of the deal's episode
+        assert info == {}
+        assert obs == [state.observation(hidden) for state in states]
+        assert [vec.state(i) for i in range(num_envs)] == states
+
+
+@pytest.mark.parametrize("game, max_moves, steps", [
+    ("royal-marriage", 50, 70),  # episodes end by termination and restart
+    ("royal-marriage", 4, 12),
+    ("germaine", 5, 14),
+    ("geoffrey", 3, 10),
+])
+def test_batch_equals_single_positions(game: str, max_moves: int, steps: int) -> None:
+    mirror_run(game, 3, seed=11, steps=steps, max_moves=max_moves, hidden=False)
+
+
+def test_hidden_batch_equals_hidden_single_positions() -> None:
+    mirror_run("geoffrey", 2, seed=5, steps=6, max_moves=4, hidden=True)
+
+
+def test_truncation_then_autoreset_by_hand() -> None:
+    vec = started("royal-marriage", 1, seed=0, max_moves=1)
+    first = RoyalMarriage.deal(DRAW_0)
+    action = first.legal_actions()[0]
+    _, reward, terminated, truncated, _ = vec.step([action])
+    first.play(action)
+    assert (reward, terminated, truncated) == ([float(first.score)], [False], [True])
+    assert vec.action_masks == [first.legal_action_mask()]  # the ended position's, until the reset
+    assert vec.sample_legal_actions() == [0]  # awaiting autoreset: 0, no draw
+    # The action of a slot that resets is ignored, even an illegal or off-grid one.
+    obs, reward, terminated, truncated, _ = vec.step([2499])
+    assert (reward, terminated, truncated) == ([0.0], [False], [False])
+    assert vec.state(0) == RoyalMarriage.deal(DRAW_1) and obs == [RoyalMarriage.deal(DRAW_1).observation()]
+
+
+def test_a_terminated_slot_shows_no_legal_action() -> None:
+    vec = started("royal-marriage", 1, seed=3)
+    total, terminated = 0.0, [False]
+    while not terminated[0]:
+        _, reward, terminated, truncated, _ = vec.step(vec.sample_legal_actions())
+        assert truncated == [False]  # 50 moves are never reached
+        total += reward[0]
+    assert vec.action_masks == [[False] * 2500]
+    assert total == vec.state(0).score > 0
+
+
+def test_an_illegal_action_changes_no_slot() -> None:
+    vec = started("geoffrey", 3, seed=2)
+    vec.step(vec.sample_legal_actions())
+    actions = vec.sample_legal_actions()
+    before = copy.deepcopy(vec)
+    legal = vec.state(2).legal_actions()
+    illegal = next(a for a in range(vec.NUM_ACTIONS) if a not in legal)
+    bad = list(actions)
+    bad[2] = illegal
+    text = str(Geoffrey.move_of(illegal))
+    with pytest.raises(IllegalMoveError, match=rf"^slot 2: action {illegal} \({text}\) is not legal$"):
+        vec.step(bad)
+    for i in range(3):
+        assert vec.state(i) == before.state(i) and vec.state(i).move_stack == before.state(i).move_stack
+    # The generator is untouched and the batch goes on as if the bad step had not been tried.
+    assert vec.sample_legal_actions() == before.sample_legal_actions()
+    assert vec.step(actions)[1:4] == before.step(actions)[1:4]
+
+
+@pytest.mark.parametrize("slot, action, error, message", [
+    (2, 416, ValueError, "slot 2: action 416 is outside 0 .. 415"),
+    (1, -1, ValueError, "slot 1: action -1 is outside 0 .. 415"),
+    (1, 1.0, TypeError, "slot 1: action must be an int, got float"),
+    (1, True, TypeError, "slot 1: action must be an int, got bool"),
+    (0, 0, IllegalMoveError, r"slot 0: action 0 \(names no move\) is not legal"),  # a1 up: off the grid
+])
+def test_bad_actions_are_named_by_slot(slot: int, action: Any, error: type, message: str) -> None:
+    vec = started("germaine", 3, seed=1)
+    actions: List[Any] = vec.sample_legal_actions()
+    actions[slot] = action
+    with pytest.raises(error, match=message):
+        vec.step(actions)
+    with pytest.raises(ValueError, match="actions must hold num_envs = 3 actions, got 2"):
+        vec.step(actions[:2])
+
+
+def test_numpy_actions_are_taken() -> None:
+    vec, twin = started("germaine", 2, seed=4), started("germaine", 2, seed=4)
+    actions = vec.sample_legal_actions()
+    twin.sample_legal_actions()
+    assert vec.step(np.array(actions, dtype=np.int64))[:4] == twin.step(actions)[:4]
+
+
+def test_state_is_a_copy() -> None:
+    vec = started("royal-marriage", 2)
+    state = vec.state(1)
+    state.play(state.legal_actions()[0])
+    assert vec.state(1) == RoyalMarriage.deal(DRAW_1)
+    with pytest.raises(IndexError, match="slot 2 is outside 0 .. 1"):
+        vec.state(2)
+
+
+def hand_playouts(state: Any, n: int, seed: int, max_moves: int) -> List[int]:
+    """docs/rl.md playouts written out: one SplitMix64 for all games, legal[draw % len] of the ascending actions."""
+    rng = SplitMix64(seed)
+    scores = []
+    for _ in range(n):
+        game = state.copy()
+        played = 0
+        while played < max_moves and game.legal_actions():
+            legal = game.legal_actions()
+            game.play(legal[rng.next() % len(legal)])
+            played += 1
+        scores.append(game.score)
+    return scores
+
+
+@pytest.mark.parametrize("game, n, max_moves", [("royal-marriage", 20, 50), ("germaine", 6, 153),
+                                                ("geoffrey", 6, 1000), ("geoffrey", 10, 3)])
+def test_playouts_equal_a_hand_loop(game: str, n: int, max_moves: int) -> None:
+    state = GAMES[game].deal(9)
+    state.play(state.legal_actions()[-1])
+    before = state.copy()
+    limit = None if max_moves == GAMES[game].DEFAULT_MAX_MOVES else max_moves
+    scores = playouts(state, n, seed=123, max_moves=limit)
+    assert scores == hand_playouts(state, n, 123, max_moves)
+    assert state == before and state.move_stack == before.move_stack
+    assert playouts(state, n, seed=124, max_moves=limit) != scores or len(set(scores)) == 1
+
+
+def test_playouts_of_one_move() -> None:
+    state = RoyalMarriage.deal(4)
+    scores = playouts(state, 30, seed=0, max_moves=1)
+    assert set(scores) <= {1, 2} and len(set(scores)) == 2  # deal 4 has removals of one and of two cards
+    assert playouts(state, 0, seed=0) == []
+
+
+@pytest.mark.parametrize("args, kwargs, error, message", [
+    ((patience_engine.RoyalMarriage.deal(1), 1), {"seed": 0}, TypeError, "reference game position, got"),
+    ((RoyalMarriage.deal(1), -1), {"seed": 0}, ValueError, "n must be >= 0, got -1"),
+    ((RoyalMarriage.deal(1), 1), {"seed": 2**64}, ValueError, "seed must be in 0 .. 2\\*\\*64-1"),
+    ((RoyalMarriage.deal(1), 1), {"seed": 0, "max_moves": 0}, ValueError, "max_moves must be >= 1"),
+])
+def test_bad_playouts_arguments(args: Any, kwargs: Any, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        playouts(*args, **kwargs)
