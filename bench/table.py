@@ -1,23 +1,30 @@
-"""Print the performance table of docs/results.md (Markdown): nodes per second per game and path.
+"""Print the performance tables of docs/results.md (Markdown): nodes per second and instructions per node.
 
-Run ``python bench/table.py`` with an optimised build installed (about a
-minute); ``python bench/table.py --write docs/results.md`` also puts the
-table in place of the one between the file's ``<!-- bench/table.py -->`` and
+Run ``python bench/table.py`` with an optimised build installed (a minute or
+two on an idle machine, then some minutes under valgrind);
+``python bench/table.py --write docs/results.md`` also puts the tables in
+place of the lines between the file's ``<!-- bench/table.py -->`` and
 ``<!-- end bench/table.py -->`` lines. It times the workloads of
-``bench/test_bench.py``, asserting each count, and prints millions of nodes (perft leaves) per second for: C++ perft
-with bulk counting, the C++ make/unmake walk, the reference's perft, a loop
-written in Python over the C++ API, the same loop over the reference, and
-the solver (positions expanded per second) under a node limit; under the
-table, Royal Marriage deals settled per second by the default solve.
-The two ratios are measured in the same run on the same positions and
-depths: C++ bulk perft against the reference's perft (their rounds taking
-turns), and the Python loop over C++ against the same loop over the
-reference. Each figure is the best of several rounds, so other load on the
-machine inflates it less. The
-machine (CPU model, logical cores, Python version) is printed under the table.
+``bench/test_bench.py``, asserting each count, and prints millions of nodes
+(perft leaves) per second for: C++ perft with bulk counting, the C++
+make/unmake walk, the reference's perft, a loop written in Python over the
+C++ API, the same loop over the reference, and the solver (positions
+expanded per second) under a node limit; under the table, Royal Marriage
+deals settled per second by the default solve. The two ratios are measured
+in the same run on the same positions and depths: C++ bulk perft against the
+reference's perft (their rounds taking turns), and the Python loop over C++
+against the same loop over the reference. Each figure is the best of several
+rounds, so other load on the machine inflates it less.
 
-Exit code 2 on a debug build, whose timings would mislead, and on a file to
-write without the two marker lines.
+Then it counts the instructions per node of every benchmark path with
+``bench/instructions.py`` (``valgrind --tool=callgrind``): the
+machine-independent figure, which load does not disturb. Under the tables it
+prints the date, the machine (CPU model, logical cores, Python version) and
+the load average before and after timing, with a warning when the load
+exceeded the logical cores, so the timings were disturbed.
+
+Exit code 2 on a debug build, whose timings would mislead, without valgrind
+on PATH, and on a file to write without the two marker lines.
 """
 
 from __future__ import annotations
@@ -25,13 +32,16 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import sys
 import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import patience_engine
+from instructions import VALGRIND_MISSING, CountError, instructions_per_node, markdown_table
 from patience_engine import reference
+from patience_engine.games import TITLES
 from test_bench import (
     CPP_MAKE_UNMAKE,
     CPP_PERFT_BULK,
@@ -46,7 +56,6 @@ from test_bench import (
     solve_all,
 )
 
-GAME_TITLES = {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move", "geoffrey": "Geoffrey"}
 # The lines around the table in the file --write rewrites; the table goes between them.
 BEGIN_MARKER = "<!-- bench/table.py -->"
 END_MARKER = "<!-- end bench/table.py -->"
@@ -166,8 +175,8 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def table() -> str:
-    """Measure every game and path; returns the Markdown table with the machine below it."""
+def timing_table() -> str:
+    """Time every game and path; returns the Markdown table of nodes per second with its notes."""
     header = [
         "game",
         "C++ bulk perft",
@@ -180,7 +189,7 @@ def table() -> str:
         "solver",
     ]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for game, title in GAME_TITLES.items():
+    for game, title in TITLES.items():
         print(f"measuring {title} ...", file=sys.stderr, flush=True)
         bulk = rate(CPP_PERFT_BULK, game, cpp_perft(True, ROUNDS["cpp"]))
         make_unmake = rate(CPP_MAKE_UNMAKE, game, cpp_perft(False, ROUNDS["cpp"]))
@@ -206,12 +215,47 @@ def table() -> str:
         "",
         f"Royal Marriage solved as a survey does (default solve, row analysis on): "
         f"{royal_marriage_deals_per_second():,.0f} deals per second over deals 1-{ROYAL_MARRIAGE_DEALS}, every one settled.",
-        "",
-        f"Machine: {cpu_model()}, {os.cpu_count()} logical cores, {platform.python_implementation()} "
-        f"{platform.python_version()}, {platform.system()} {platform.machine()}; "
-        f"patience-engine {patience_engine.__version__} ({patience_engine.BUILD_TYPE} build).",
     ]
     return "\n".join(lines)
+
+
+def load_average() -> Optional[float]:
+    """The machine's load average over the last minute, or None where the system does not say."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return None
+
+
+def machine_line(started: str, loads: Sequence[Optional[float]]) -> str:
+    """The machine and the build, when timing ``started``, and ``loads`` (the load average before and after
+    timing): a warning when either exceeded the logical cores, as other processes then took turns on them."""
+    cores = os.cpu_count() or 1
+    line = (f"Machine: {cpu_model()}, {cores} logical cores, {platform.python_implementation()} "
+            f"{platform.python_version()}, {platform.system()} {platform.machine()}; "
+            f"patience-engine {patience_engine.__version__} ({patience_engine.BUILD_TYPE} build); "
+            f"timed from {started}.")
+    known = [load for load in loads if load is not None]
+    if len(known) == len(loads):
+        line += f" Load average {' and '.join(f'{load:.1f}' for load in known)} before and after timing"
+        if max(known) > cores:
+            line += (f": above the {cores} cores, so other processes shared them, and the speeds and even the "
+                     "ratios are disturbed; the instruction counts are not")
+        line += "."
+    return line
+
+
+def tables() -> str:
+    """Measure every game and path; returns the timing table, the instructions table and the machine line.
+
+    Raises CountError when counting the instructions fails.
+    """
+    started, before = time.strftime("%Y-%m-%d %H:%M %Z"), load_average()
+    timings = timing_table()
+    after = load_average()
+    print("counting instructions under callgrind ...", file=sys.stderr, flush=True)
+    counts = markdown_table(instructions_per_node(), TITLES)
+    return "\n".join([timings, "", counts, "", machine_line(started, [before, after])])
 
 
 def replace_between_markers(document: str, table_text: str) -> str:
@@ -229,8 +273,8 @@ def replace_between_markers(document: str, table_text: str) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Print the table and, with ``--write FILE``, put it between FILE's marker lines; returns
-    the exit code (2 on a debug build or a file without the markers)."""
+    """Print the tables and, with ``--write FILE``, put them between FILE's marker lines; returns
+    the exit code (2 on a debug build, without valgrind, or on a file without the markers)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--write", metavar="FILE", type=Path,
                         help=f"also replace the lines between {BEGIN_MARKER} and {END_MARKER} in FILE")
@@ -238,14 +282,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not patience_engine.OPTIMIZED:
         print(f"table.py needs an optimised build, this one is {patience_engine.BUILD_TYPE}", file=sys.stderr)
         return 2
+    if shutil.which("valgrind") is None:
+        print(f"table.py: {VALGRIND_MISSING}", file=sys.stderr)
+        return 2
     if args.write is not None:
-        # Checked before the minute of measuring, so a wrong file fails at once.
+        # Checked before the minutes of measuring, so a wrong file fails at once.
         try:
             replace_between_markers(args.write.read_text(encoding="utf-8"), "")
         except (OSError, ValueError) as error:
             print(f"table.py: {args.write}: {error}", file=sys.stderr)
             return 2
-    text = table()
+    try:
+        text = tables()
+    except CountError as error:
+        print(f"table.py: {error}", file=sys.stderr)
+        return 2
     print(text)
     if args.write is not None:
         args.write.write_text(replace_between_markers(args.write.read_text(encoding="utf-8"), text), encoding="utf-8")
