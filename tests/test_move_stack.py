@@ -57,6 +57,7 @@ def test_move_stack_is_a_new_list_of_the_same_moves(impl: str, game: str) -> Non
     assert state.undo() is last and len(state.move_stack) == 2
 
 
+@pytest.mark.timing
 def test_reading_move_stack_costs_no_more_than_the_reference() -> None:
     """Both read in one run, best of several rounds; the slack of 2 absorbs noise, not a factor of n."""
     cpp, ref = long_geoffrey("cpp"), long_geoffrey("reference")
