@@ -1,7 +1,7 @@
 // The extension module patience_engine._core: one binding call per game.
 #include <pybind11/pybind11.h>
 
-#include "core/perft.hpp"
+#include "core/bind_game.hpp"
 
 namespace py = pybind11;
 
@@ -24,4 +24,5 @@ PYBIND11_MODULE(_core, m) {
   pe::bind_royal_marriage(m);
   pe::bind_germaine(m);
   pe::bind_geoffrey(m);
+  pe::bind_position_functions(m);
 }

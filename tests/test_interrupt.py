@@ -6,6 +6,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 import patience_engine
 from conftest import interrupt_after_first_line
 
@@ -21,6 +23,7 @@ except KeyboardInterrupt:
 """
 
 
+@pytest.mark.timing
 def test_ctrl_c_stops_perft_within_a_second() -> None:
     result = interrupt_after_first_line([sys.executable, "-c", LONG_PERFT])
     assert (result.code, result.stdout.strip()) == (3, "interrupted")

@@ -370,6 +370,7 @@ except KeyboardInterrupt as interrupt:
 """
 
 
+@pytest.mark.timing
 def test_ctrl_c_stops_solve_within_a_second_with_what_it_found() -> None:
     result = interrupt_after_first_line([sys.executable, "-c", LONG_SOLVE])
     assert result.code == 3 and result.seconds < 1.0

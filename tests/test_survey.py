@@ -264,6 +264,7 @@ def _wait_until_gone(processes: Set[int]) -> None:
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the worker processes in /proc")
 @pytest.mark.parametrize("group", [True, False], ids=["ctrl-c-to-group", "sigint-to-parent"])
+@pytest.mark.timing
 def test_ctrl_c_ends_a_multi_worker_survey_at_once(tmp_path: Path, group: bool) -> None:
     with _slow_survey(tmp_path) as (child, processes):
         sent = time.monotonic()

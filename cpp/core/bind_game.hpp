@@ -69,12 +69,50 @@ namespace pe {
 namespace py = pybind11;
 
 // A game position seen from Python: the position, where it started and the moves played.
+// The moves played are kept twice, with their Undos for C++ and as Python Move objects for
+// move_stack, so that reading it copies a list as the reference does instead of making one
+// Python object per move; play() and undo() keep the two in step. Only touched with the GIL.
 template <class G>
-struct PyState {
+class PyState {
+ public:
+  using Move = typename G::Move;
   G root;
   G pos;
-  std::vector<std::pair<typename G::Move, typename G::Undo>> history;
   explicit PyState(const G& g) : root(g), pos(g) {}
+  // A copy has a list of its own (holding the same immutable Move objects).
+  PyState(const PyState& other)
+      : root(other.root), pos(other.pos), history_(other.history_), moves_(other.move_stack()) {}
+  PyState(PyState&&) = default;
+  PyState& operator=(const PyState&) = delete;
+  PyState& operator=(PyState&&) = delete;
+
+  const std::vector<std::pair<Move, typename G::Undo>>& history() const { return history_; }
+  // A new list of the moves played, oldest first: the reference's semantics (a copy the caller
+  // may change), at the cost of copying n pointers.
+  py::list move_stack() const {
+    return py::reinterpret_steal<py::list>(PyList_GetSlice(moves_.ptr(), 0, PY_SSIZE_T_MAX));
+  }
+  // Plays a legal move. Its Python object is made and listed first: a MemoryError there leaves
+  // the position as it was.
+  void play(const Move& legal) {
+    moves_.append(py::cast(legal));
+    history_.emplace_back(legal, pos.make(legal));
+  }
+  // Takes back the last move and returns it, the same object move_stack held.
+  py::object undo() {
+    if (history_.empty()) throw py::index_error("undo: no move to take back");
+    const auto& [mv, saved] = history_.back();
+    pos.unmake(mv, saved);
+    history_.pop_back();
+    const Py_ssize_t last = PyList_GET_SIZE(moves_.ptr()) - 1;
+    py::object played = moves_[last];
+    if (PyList_SetSlice(moves_.ptr(), last, last + 1, nullptr) != 0) throw py::error_already_set();
+    return played;
+  }
+
+ private:
+  std::vector<std::pair<Move, typename G::Undo>> history_;
+  py::list moves_;
 };
 
 // patience_engine.IllegalMoveError, defined in pure Python so the reference raises the same type.
@@ -222,8 +260,112 @@ void own_new(Class& cls, Make make) {
   }
 }
 
-// Registers G's move class, G's position class and perft and solve overloads on module m;
-// returns the move class, to which the game's own binding adds its properties.
+// What perft() and solve() need of one game; bind_game<G>() adds G's.
+struct GameFunctions {
+  const char* name;
+  bool (*holds)(const py::handle& state);
+  std::uint64_t (*perft)(const py::handle& state, int depth, bool bulk);
+  py::tuple (*solve)(const py::handle& state, const SolveOptions& opt);
+};
+inline std::vector<GameFunctions>& game_functions() {
+  static std::vector<GameFunctions> games;
+  return games;
+}
+
+template <class G>
+bool holds_position(const py::handle& state) {
+  return py::isinstance<PyState<G>>(state);
+}
+
+// perft of a G position (holds_position<G>(state)), without the GIL.
+template <class G>
+std::uint64_t perft_position(const py::handle& state, int depth, bool bulk) {
+  G g = state.cast<const PyState<G>&>().pos;
+  return run_interruptible([&](Interrupt& interrupt) { return perft(g, depth, bulk, interrupt); });
+}
+
+// solve of a G position (holds_position<G>(state)), without the GIL: (status, moves, score,
+// nodes, proven), also attached to a KeyboardInterrupt as _so_far.
+template <class G>
+py::tuple solve_position(const py::handle& state, const SolveOptions& opt) {
+  const G g = state.cast<const PyState<G>&>().pos;
+  const auto as_tuple = [](const SolveResult<G>& r) {
+    static const char* const kStatus[] = {"won", "lost", "unknown"};
+    return py::make_tuple(kStatus[static_cast<int>(r.status)], r.line, r.score, r.nodes, r.proven);
+  };
+  SolveResult<G> so_far;
+  try {
+    return as_tuple(
+        run_interruptible([&](Interrupt& interrupt) { return solve(g, opt, interrupt, &so_far); }));
+  } catch (py::error_already_set& e) {
+    // Ctrl-C: the KeyboardInterrupt carries what the search found, for patience_engine.solve().
+    if (e.matches(PyExc_KeyboardInterrupt)) py::setattr(e.value(), "_so_far", as_tuple(so_far));
+    throw;
+  }
+}
+
+// The game whose position state is; otherwise a TypeError naming the games, and the module of a
+// class of the same name (the reference's).
+inline const GameFunctions& game_of(const py::handle& state, const std::string& function) {
+  const auto& games = game_functions();
+  for (const auto& game : games)
+    if (game.holds(state)) return game;
+  std::string names;
+  std::string got = type_name(state);
+  bool same_name = false;
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    names += std::string(i == 0 ? "" : i + 1 == games.size() ? " or " : ", ") + games[i].name;
+    same_name = same_name || got == games[i].name;
+  }
+  if (same_name) got = std::string(py::str(py::type::of(state).attr("__module__"))) + "." + got;
+  throw py::type_error(function + "() expects a patience_engine position (" + names + "), got " +
+                       got);
+}
+
+// A bool argument; TypeError "<what> must be a bool, got <type>" for anything else.
+inline bool bool_argument(const py::handle& flag, const char* what) {
+  if (!py::isinstance<py::bool_>(flag))
+    throw py::type_error(std::string(what) + " must be a bool, got " + type_name(flag));
+  return flag.cast<bool>();
+}
+
+// perft and solve, one function each for every game bound before (the arguments are taken as
+// any object and checked here, so a wrong one gets a one-line TypeError, not pybind11's list of
+// overloads).
+inline void bind_position_functions(py::module_& m) {
+  m.def(
+      "perft",
+      [](const py::object& state, const py::object& depth, const py::object& bulk) {
+        const GameFunctions& game = game_of(state, "perft");
+        return game.perft(state, perft_depth(depth), bool_argument(bulk, "perft bulk"));
+      },
+      py::arg("state"), py::arg("depth"), py::arg("bulk") = true);
+
+  // solve(state, node_limit, time_limit, table_bytes, pruning) -> (status, moves, score, nodes,
+  // proven), also attached to a KeyboardInterrupt as _so_far; patience_engine.solve() checks the
+  // limits and wraps the tuple.
+  m.def(
+      "solve",
+      [](const py::object& state, std::optional<std::uint64_t> node_limit,
+         std::optional<double> time_limit, std::size_t table_bytes, const py::object& pruning) {
+        const GameFunctions& game = game_of(state, "solve");
+        SolveOptions opt;
+        opt.node_limit = node_limit.value_or(0);
+        opt.time_limit = time_limit.value_or(0.0);
+        opt.table_bytes = table_bytes;
+        opt.pruning = bool_argument(pruning, "solve pruning");
+        if ((node_limit && *node_limit == 0) ||
+            (time_limit && !(*time_limit > 0 && std::isfinite(*time_limit))))
+          throw py::value_error("solve: node_limit and time_limit must be positive and finite");
+        return game.solve(state, opt);
+      },
+      py::arg("state"), py::arg("node_limit"), py::arg("time_limit"), py::arg("table_bytes"),
+      py::arg("pruning"));
+}
+
+// Registers G's move class and G's position class on module m, and G's perft and solve for
+// bind_position_functions(); returns the move class, to which the game's own binding adds its
+// properties.
 template <class G>
 py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   using Move = typename G::Move;
@@ -290,7 +432,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           ("illegal move " + G::move_text(mv) + ": not legal in this position").c_str());
       throw py::error_already_set();
     }
-    s.history.emplace_back(*legal, s.pos.make(*legal));
+    s.play(*legal);
   };
   py::class_<State> cls(m, G::kName, doc, py::is_final());
   cls.attr("Move") = move;
@@ -338,22 +480,10 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           py::arg("move"),
           "Plays a move (or its text). Raises IllegalMoveError, leaving the position unchanged.")
       .def(
-          "undo",
-          [](State& s) {
-            if (s.history.empty()) throw py::index_error("undo: no move to take back");
-            auto [mv, undo] = s.history.back();
-            s.pos.unmake(mv, undo);
-            s.history.pop_back();
-            return mv;
-          },
+          "undo", [](State& s) { return s.undo(); },
           "Takes back the last move and returns it. Raises IndexError when there is none.")
       .def_property_readonly(
-          "move_stack",
-          [](const State& s) {
-            std::vector<Move> moves;
-            for (const auto& entry : s.history) moves.push_back(entry.first);
-            return moves;
-          },
+          "move_stack", [](const State& s) { return s.move_stack(); },
           "The moves played since the position was set up, oldest first.")
       .def(
           "copy", [](const State& s) { return State(s); },
@@ -388,7 +518,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
         // The same pure-Python replay as the reference: the start position and the move texts.
         const State& s = self.cast<const State&>();
         std::vector<std::string> moves;
-        for (const auto& entry : s.history) moves.push_back(G::move_text(entry.first));
+        for (const auto& entry : s.history()) moves.push_back(G::move_text(entry.first));
         return py::make_tuple(py::module_::import("patience_engine._replay").attr("replay"),
                               py::make_tuple(py::type::of(self), s.root.to_text(), moves));
       });
@@ -400,51 +530,9 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
                          ".from_text(text)");
   });
 
-  m.def(
-      "perft",
-      [](const State& s, const py::object& depth_arg, bool bulk) {
-        const int depth = perft_depth(depth_arg);
-        G g = s.pos;
-        return run_interruptible(
-            [&](Interrupt& interrupt) { return perft(g, depth, bulk, interrupt); });
-      },
-      py::arg("state"), py::arg("depth"), py::arg("bulk") = true);
-
-  // solve(state, node_limit, time_limit, table_bytes, pruning) -> (status, moves, score, nodes,
-  // proven), also attached to a KeyboardInterrupt as _so_far; patience_engine.solve() checks the
-  // arguments and wraps the tuple.
-  m.def(
-      "solve",
-      [](const State& s, std::optional<std::uint64_t> node_limit, std::optional<double> time_limit,
-         std::size_t table_bytes, bool pruning) {
-        SolveOptions opt;
-        opt.node_limit = node_limit.value_or(0);
-        opt.time_limit = time_limit.value_or(0.0);
-        opt.table_bytes = table_bytes;
-        opt.pruning = pruning;
-        if ((node_limit && *node_limit == 0) ||
-            (time_limit && !(*time_limit > 0 && std::isfinite(*time_limit))))
-          throw py::value_error("solve: node_limit and time_limit must be positive and finite");
-        const G g = s.pos;
-        const auto as_tuple = [](const SolveResult<G>& r) {
-          static const char* const kStatus[] = {"won", "lost", "unknown"};
-          return py::make_tuple(kStatus[static_cast<int>(r.status)], r.line, r.score, r.nodes,
-                                r.proven);
-        };
-        SolveResult<G> so_far;
-        try {
-          return as_tuple(run_interruptible(
-              [&](Interrupt& interrupt) { return solve(g, opt, interrupt, &so_far); }));
-        } catch (py::error_already_set& e) {
-          // Ctrl-C: the KeyboardInterrupt carries what the search found, for
-          // patience_engine.solve().
-          if (e.matches(PyExc_KeyboardInterrupt))
-            py::setattr(e.value(), "_so_far", as_tuple(so_far));
-          throw;
-        }
-      },
-      py::arg("state"), py::arg("node_limit"), py::arg("time_limit"), py::arg("table_bytes"),
-      py::arg("pruning"));
+  // perft() and solve() take any game's position: bind_position_functions() picks the game.
+  game_functions().push_back(
+      GameFunctions{G::kName, &holds_position<G>, &perft_position<G>, &solve_position<G>});
   return move;
 }
 

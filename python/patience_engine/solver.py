@@ -20,13 +20,10 @@ from dataclasses import dataclass
 from typing import Any, List, Literal, Optional, Tuple, Union, cast
 
 from . import _core
-from .games import REGISTRY
 from .limits import MAX_TABLE_BYTES, check_int, check_seconds
 
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size in bytes (64 MiB)."""
-
-_POSITION_CLASSES = tuple(info.cpp for info in REGISTRY.values())
 
 Status = Literal["won", "lost", "unknown"]
 State = Union[_core.RoyalMarriage, _core.Germaine, _core.Geoffrey]
@@ -105,9 +102,9 @@ def solve(
     attribute holds what the search had found (a ``Solution``, status
     ``"unknown"`` unless already settled).
 
-    Raises ``TypeError`` for a state that is not a C++ game position or a
+    Raises ``TypeError`` for a state that is not a C++ game position, a
     limit of the wrong type (``node_limit`` and ``table_bytes`` not an int,
-    ``time_limit`` not an int or float), and ``ValueError`` for a
+    ``time_limit`` not an int or float) or a ``pruning`` that is not a bool, and ``ValueError`` for a
     ``node_limit`` < 1, a ``time_limit`` that is not positive and finite, or
     a ``table_bytes`` outside 0 .. 2**64-1 (the rules of
     ``patience_engine.limits``); ``MemoryError`` when the table cannot be
@@ -118,8 +115,6 @@ def solve(
     if time_limit is not None:
         time_limit = check_seconds(time_limit, "time_limit")
     check_int(table_bytes, "table_bytes", 0, MAX_TABLE_BYTES)
-    if not isinstance(state, _POSITION_CLASSES):
-        raise TypeError(f"solve: expected a patience_engine game position, got {type(state).__name__}")
     node_limit = min(node_limit, 2**64 - 1) if node_limit is not None else None
     start = time.perf_counter()
 

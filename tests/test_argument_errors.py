@@ -1,0 +1,132 @@
+"""Arguments of the wrong type get a one-line TypeError (or ValueError), never pybind11's list of
+overloads, from every public function and method of the C++ classes.
+
+Each method is called with its own number of arguments (read from the stub ``_core.pyi``, or from
+the signature of a method written in Python), all of them None, a str, a float, or the other
+implementation's object of the same kind; perft's and solve's arguments are then tried one by one.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterator, List, Tuple
+
+import pytest
+
+import patience_engine as pe
+from patience_engine import reference
+
+GAMES = ["RoyalMarriage", "Germaine", "Geoffrey"]
+STUB = Path(pe.__file__).with_name("_core.pyi")
+
+
+def stub_arities() -> Dict[str, Dict[str, Tuple[int, int]]]:
+    """Per class of the stub (and "" for the module), each method's (required, all) positional
+    arguments after self; properties left out."""
+    tree = ast.parse(STUB.read_text())
+    found: Dict[str, Dict[str, Tuple[int, int]]] = {"": {}}
+
+    def arity(function: ast.FunctionDef, bound: bool) -> Tuple[int, int]:
+        names = function.args.args[1:] if bound else function.args.args
+        return len(names) - len(function.args.defaults), len(names)
+
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            found[""][node.name] = arity(node, False)
+        elif isinstance(node, ast.ClassDef):
+            methods = found.setdefault(node.name, {})
+            for item in node.body:
+                if not isinstance(item, ast.FunctionDef):
+                    continue
+                decorators = {d.id for d in item.decorator_list if isinstance(d, ast.Name)}
+                if "property" in decorators or item.name == "__init__":
+                    continue
+                methods[item.name] = arity(item, "staticmethod" not in decorators)
+    return found
+
+
+ARITIES = stub_arities()
+
+
+def python_arity(function: Any) -> Tuple[int, int]:
+    """(required, all) positional arguments of a bound method written in Python."""
+    parameters = [p for p in inspect.signature(function).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return sum(p.default is p.empty for p in parameters), len(parameters)
+
+
+def odd_values(game: str) -> List[Any]:
+    """None, a str, a float, and the other implementation's position and move."""
+    other = getattr(reference, game).deal(1)
+    return [None, "x", 1.5, other, other.legal_moves()[0]]
+
+
+def assert_clear(call: Callable[[], Any], what: str) -> None:
+    """call() returns, or raises TypeError or ValueError with a one-line message."""
+    try:
+        call()
+    except (TypeError, ValueError) as error:
+        message = str(error)
+        assert "\n" not in message and "incompatible function arguments" not in message, f"{what}: {message}"
+
+
+def method_calls(game: str) -> Iterator[Tuple[str, Callable[..., Any], int]]:
+    """(name, bound method, number of arguments) for every public method of a game's C++ classes."""
+    state = getattr(pe, game).deal(1)
+    for cls_name, receiver in [(game, state), (f"{game}Move", state.legal_moves()[0])]:
+        methods = dict(ARITIES.get(cls_name, {}))
+        for name in dir(receiver):
+            attribute = getattr(type(receiver), name)
+            # Properties are read, not called; the move class (Move) is made in test_memory_safety.py.
+            if name.startswith("_") and name not in methods or isinstance(attribute, (property, type)):
+                continue
+            method = getattr(receiver, name)
+            if not callable(method):
+                continue
+            if name in methods:
+                required, total = methods[name]
+            elif inspect.isfunction(getattr(method, "__func__", None)):
+                required, total = python_arity(method)
+            else:
+                pytest.fail(f"{cls_name}.{name}: not in the stub _core.pyi")
+            for count in range(max(required, 1), total + 1):
+                yield f"{cls_name}.{name}", method, count
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_method_refuses_odd_arguments_in_one_line(game: str) -> None:
+    calls = list(method_calls(game))
+    assert {"deal", "from_text", "play", "is_legal"} <= {name.split(".")[1] for name, _, _ in calls}
+    for name, method, count in calls:
+        for value in odd_values(game):
+            # Each call on a fresh receiver would be slower and find nothing more: the calls that
+            # succeed (play("x") cannot) leave the position a valid one.
+            assert_clear(partial(method, *[value] * count), f"{name} with {count} x {value!r}")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_perft_and_solve_name_what_came(game: str) -> None:
+    state = getattr(pe, game).deal(1)
+    other = getattr(reference, game).deal(1)
+    expected = "expects a patience_engine position (RoyalMarriage, Germaine or Geoffrey), got"
+    for function, call in [("perft", lambda s: pe.perft(s, 1)), ("solve", lambda s: pe.solve(s, node_limit=10))]:
+        with pytest.raises(TypeError) as error:
+            call(other)
+        assert str(error.value) == f"{function}() {expected} {type(other).__module__}.{game}"
+        with pytest.raises(TypeError) as error:
+            call(None)
+        assert str(error.value) == f"{function}() {expected} NoneType"
+    for odd in odd_values(game):
+        assert_clear(partial(pe.perft, state, odd), f"perft depth {odd!r}")
+        assert_clear(partial(pe.perft, state, 1, odd), f"perft bulk {odd!r}")
+        for keyword in ["node_limit", "time_limit", "table_bytes", "pruning"]:
+            # Two limits, so that either may be None (no limit) and the search still stops.
+            limits = {"node_limit": 10, "time_limit": 0.05, keyword: odd}
+            assert_clear(partial(pe.solve, state, **limits), f"solve {keyword}={odd!r}")
+    with pytest.raises(TypeError, match="^perft bulk must be a bool, got str$"):
+        pe.perft(state, 1, "no")
+    with pytest.raises(TypeError, match="^solve pruning must be a bool, got str$"):
+        pe.solve(state, pruning="no")
