@@ -9,6 +9,7 @@ namespace pe {
 void bind_royal_marriage(py::module_& m);
 void bind_germaine(py::module_& m);
 void bind_geoffrey(py::module_& m);
+void bind_vector(py::module_& m);
 }  // namespace pe
 
 PYBIND11_MODULE(_core, m) {
@@ -25,4 +26,5 @@ PYBIND11_MODULE(_core, m) {
   pe::bind_germaine(m);
   pe::bind_geoffrey(m);
   pe::bind_position_functions(m);
+  pe::bind_vector(m);
 }

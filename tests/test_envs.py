@@ -12,14 +12,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
-import patience_engine
-import patience_engine.envs
 from patience_engine import reference
 from patience_engine.envs import ENV_IDS, PatienceEnv, PatienceVectorEnv
 
-CPP_READY = hasattr(patience_engine.Geoffrey, "legal_action_mask")
-IMPLS = ["reference", pytest.param("cpp", marks=pytest.mark.skipif(
-    not CPP_READY, reason="the C++ classes have no RL methods yet (legal_action_mask, VectorGame)"))]
+IMPLS = ["reference", "cpp"]
 GAMES = list(ENV_IDS)
 
 

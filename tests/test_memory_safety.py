@@ -190,6 +190,21 @@ def test_copies_and_pickles_are_whole(game: Any) -> None:
         use_move(game, clone)
 
 
+def test_vector_game_is_made_whole_or_refused() -> None:
+    with pytest.raises(TypeError):
+        object.__new__(pe.VectorGame)
+    with pytest.raises(TypeError):
+        pe.VectorGame.__new__(pe.VectorGame)
+    with pytest.raises(TypeError, match="expected VectorGame"):
+        pe.VectorGame.__new__(pe.Geoffrey, "geoffrey", 1)  # type: ignore[arg-type]
+    made = pe.VectorGame.__new__(pe.VectorGame, "geoffrey", 2)
+    made.reset(seed=1)
+    made.step(made.sample_legal_actions())
+    again = pe.VectorGame("germaine", 3, max_moves=5)
+    again.__init__("geoffrey", 9)  # a second __init__ changes nothing
+    assert again.num_envs == 3 and again.game is pe.Germaine and again.max_moves == 5
+
+
 def test_every_bound_class_is_covered() -> None:
     bound = {name for name in dir(_core) if isinstance(getattr(_core, name), type)}
-    assert bound == {cls.__name__ for cls in GAMES + MOVES}
+    assert bound == {cls.__name__ for cls in GAMES + MOVES} | {"VectorGame"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import re
 
 import pytest
 
@@ -119,13 +120,23 @@ def test_illegal_move_leaves_position_unchanged(impl: str, game: str) -> None:
                 state.play(move)
             with pytest.raises(ValueError):
                 state.play(str(move))
+            with pytest.raises(IllegalMoveError, match=f"illegal move {re.escape(str(move))}: not legal"):
+                state.play(move.action)
             assert not state.is_legal(move)
+            assert not state.is_legal(move.action)
             tried += 1
     assert tried
     with pytest.raises(ValueError):
         state.play("nonsense")
     with pytest.raises(TypeError):
         state.play(42.0)  # an int is an action (docs/rl.md "Actions")
+    with pytest.raises(TypeError, match="got bool$"):
+        state.play(True)
+    for outside in (-1, state.NUM_ACTIONS, 2**70):
+        with pytest.raises(ValueError, match=f"action {outside} is outside 0 .. {state.NUM_ACTIONS - 1}$"):
+            state.play(outside)
+        with pytest.raises(ValueError, match="is outside"):
+            state.is_legal(outside)
     assert (state.to_text(), state.hash, sorted_moves(state)) == before
     assert state.move_stack == []
 

@@ -15,16 +15,21 @@
 // child_canonical_hash(const Move&) (core/search.hpp).
 #pragma once
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/bind_vector.hpp"
 #include "core/perft.hpp"
+#include "core/rl.hpp"
 #include "core/search.hpp"
 
 namespace pe {
@@ -53,7 +58,7 @@ struct type_caster<pe::Text> {
 };
 template <class Move>
 struct type_caster<pe::MoveOrText<Move>> {
-  PYBIND11_TYPE_CASTER(pe::MoveOrText<Move>, make_caster<Move>::name + const_name(" | str"));
+  PYBIND11_TYPE_CASTER(pe::MoveOrText<Move>, make_caster<Move>::name + const_name(" | str | int"));
   // Takes anything; the function checks the type.
   bool load(handle src, bool) {
     value.obj = reinterpret_borrow<object>(src);
@@ -182,13 +187,46 @@ inline std::string text_argument(const Text& text, const char* what) {
   return utf8(py::reinterpret_borrow<py::str>(text.obj));
 }
 
-// Reads a deal number as an unsigned 64-bit value, or raises ValueError.
-inline std::uint64_t deal_number(const py::object& n) {
-  if (!py::isinstance<py::int_>(n) || py::isinstance<py::bool_>(n))
-    throw py::type_error("deal number must be an int, got " + type_name(n));
+// Whether o is an int and not a bool.
+inline bool is_int(const py::handle& o) {
+  return py::isinstance<py::int_>(o) && !py::isinstance<py::bool_>(o);
+}
+
+// Reads a deal number (or another 64-bit seed, named by what) as an unsigned 64-bit value;
+// TypeError for a non-int, ValueError out of range.
+inline std::uint64_t deal_number(const py::object& n, const char* what = "deal number") {
+  if (!is_int(n)) throw py::type_error(std::string(what) + " must be an int, got " + type_name(n));
   if (n < py::int_(0) || n >= py::int_(1).attr("__lshift__")(64))
-    throw py::value_error("deal number must be in 0 .. 2**64-1, got " + std::string(py::str(n)));
+    throw py::value_error(std::string(what) + " must be in 0 .. 2**64-1, got " +
+                          std::string(py::str(n)));
   return n.cast<std::uint64_t>();
+}
+
+// Reads an action: an int in 0 .. num_actions - 1 (docs/rl.md "Actions"); TypeError for a non-int
+// (bool included), ValueError outside the space.
+inline int action_number(const py::handle& a, int num_actions) {
+  if (!is_int(a)) throw py::type_error("action must be an int, got " + type_name(a));
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(a.ptr(), &overflow);
+  if (overflow || v < 0 || v >= num_actions)
+    throw py::value_error("action " + std::string(py::str(a)) + " is outside 0 .. " +
+                          std::to_string(num_actions - 1));
+  return static_cast<int>(v);
+}
+
+// Reads the hidden flag of observation() and to_text(): a bool (TypeError otherwise).
+inline bool hidden_flag(const py::object& hidden) {
+  if (!py::isinstance<py::bool_>(hidden))
+    throw py::type_error("hidden must be a bool, got " + type_name(hidden));
+  return hidden.cast<bool>();
+}
+
+// A new zeroed numpy array of this shape and element type.
+template <class T, class Shape>
+py::array_t<T> zeroed_array(const Shape& shape) {
+  py::array_t<T> out(std::vector<py::ssize_t>(std::begin(shape), std::end(shape)));
+  std::memset(out.mutable_data(), 0, static_cast<std::size_t>(out.nbytes()));
+  return out;
 }
 
 // Reads a perft depth: an int in 0 .. kMaxPerftDepth (TypeError or ValueError otherwise).
@@ -363,6 +401,107 @@ inline void bind_position_functions(py::module_& m) {
       py::arg("pruning"));
 }
 
+// The reinforcement-learning interface of docs/rl.md on G's move and position classes: the
+// constants, move.action, move_of(), legal_actions(), legal_action_mask(), observation() and
+// determinize().
+template <class G>
+void bind_rl(py::class_<typename G::Move>& move, py::class_<PyState<G>>& cls) {
+  using Move = typename G::Move;
+  using State = PyState<G>;
+  move.def_property_readonly(
+      "action",
+      [](const Move& mv) {
+        const int a = G::action(mv);
+        if (a < 0)
+          throw py::value_error("move " + G::move_text(mv) +
+                                " has no action: it can never be legal");
+        return a;
+      },
+      "The move's action, an int in 0 .. NUM_ACTIONS - 1 that does not depend on the position "
+      "(docs/rl.md \"Actions\"). Raises ValueError for a move that can never be legal (a Royal "
+      "Marriage move that removes QH or KH).");
+  py::tuple shape(G::kObservationShape.size());
+  for (std::size_t i = 0; i < G::kObservationShape.size(); ++i)
+    shape[i] = py::int_(G::kObservationShape[i]);
+  cls.attr("NUM_ACTIONS") = G::kNumActions;
+  cls.attr("OBSERVATION_SHAPE") = shape;
+  cls.attr("OBSERVATION_DTYPE") = "uint8";
+  cls.attr("DEFAULT_MAX_MOVES") = G::kDefaultMaxMoves;
+  cls.def_static(
+         "move_of",
+         [](const py::object& action) {
+           return G::move_of_action(action_number(action, G::kNumActions));
+         },
+         py::arg("action"),
+         "The move whose action is action (docs/rl.md \"Actions\"). Raises TypeError for a "
+         "non-int (bool included) and ValueError for an int outside 0 .. NUM_ACTIONS - 1 or one "
+         "that names no move (a Germaine direction off the grid).")
+      .def(
+          "legal_actions",
+          [](const State& s) {
+            Move moves[G::kMaxMoves];
+            int actions[G::kMaxMoves];
+            const int n = legal_in_action_order(s.pos, moves, actions);
+            // A list of ints: indexing it gives Python ints, which play() takes at once.
+            py::list out(n);
+            for (int i = 0; i < n; ++i) PyList_SET_ITEM(out.ptr(), i, PyLong_FromLong(actions[i]));
+            return out;
+          },
+          "The legal moves' actions, ascending: a list of ints (docs/rl.md \"Actions\").")
+      .def(
+          "legal_action_mask",
+          [](const State& s) {
+            auto mask = zeroed_array<bool>(std::array<int, 1>{G::kNumActions});
+            Move moves[G::kMaxMoves];
+            const int n = s.pos.generate(moves);
+            bool* out = mask.mutable_data();
+            for (int i = 0; i < n; ++i) out[G::action(moves[i])] = true;
+            return mask;
+          },
+          "A numpy bool array of shape (NUM_ACTIONS,), True at each legal action.")
+      .def(
+          "observation",
+          [](const State& s, const py::object& hidden) {
+            auto obs = zeroed_array<std::uint8_t>(G::kObservationShape);
+            s.pos.observe(obs.mutable_data(), hidden_flag(hidden));
+            return obs;
+          },
+          py::arg("hidden") = false,
+          "The position as a numpy uint8 array of shape OBSERVATION_SHAPE, entries 0 or 1 "
+          "(docs/rl.md \"Observations\"). hidden=True shows only where face-down cards lie, never "
+          "which they are (only Geoffrey has any). Raises TypeError for a non-bool hidden.")
+      .def(
+          "determinize",
+          [](const State& s, const py::object& seed) {
+            const std::uint64_t n = deal_number(seed, "seed");
+            if constexpr (G::kHasFaceDown) return State(s.pos.determinize(n));
+            return State(s);
+          },
+          py::arg("seed"),
+          "A position consistent with what the player sees (docs/rl.md \"Determinization\"): the "
+          "face-down cards drawn uniformly from the cards not in view with the SplitMix64 "
+          "shuffle seeded by seed; a game without face-down cards returns copy(). Raises "
+          "TypeError for a non-int seed and ValueError outside 0 .. 2**64-1.");
+}
+
+// Makes G known to VectorGame and playouts (core/bind_vector.hpp).
+template <class G>
+void register_vector_game(const py::class_<PyState<G>>& cls) {
+  using State = PyState<G>;
+  vector_entries().push_back(VectorEntry{
+      cls, G::kNumActions, G::kDefaultMaxMoves,
+      std::vector<py::ssize_t>(G::kObservationShape.begin(), G::kObservationShape.end()),
+      [](int num_envs, int max_moves, bool hidden) -> std::unique_ptr<AnyVectorGame> {
+        return std::make_unique<AnyVectorGameOf<G, State>>(num_envs, max_moves, hidden);
+      },
+      [](const py::handle& state, std::int64_t n, std::uint64_t seed, int max_moves,
+         std::int32_t* out) {
+        const G start = state.cast<const State&>().pos;
+        run_interruptible(
+            [&](Interrupt& interrupt) { playouts(start, n, seed, max_moves, out, interrupt); });
+      }});
+}
+
 // Registers G's move class and G's position class on module m, and G's perft and solve for
 // bind_position_functions(); returns the move class, to which the game's own binding adds its
 // properties.
@@ -372,12 +511,15 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   using State = PyState<G>;
   auto text_of = [](const Move& mv) { return G::move_text(mv); };
 
-  // A move argument: a Move, or its text; TypeError worded as the reference's for anything else.
+  // A move argument: a Move, its text or its action; TypeError worded as the reference's for
+  // anything else.
   const auto move_of = [](const MoveOrText<Move>& arg) -> Move {
     if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
     if (py::isinstance<py::str>(arg.obj))
       return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
-    throw py::type_error(std::string("expected a ") + G::kMoveName + " or its text, got " +
+    if (is_int(arg.obj)) return G::move_of_action(action_number(arg.obj, G::kNumActions));
+    throw py::type_error(std::string("expected a ") + G::kMoveName +
+                         ", its text or an int action, got " +
                          other_type_name(arg.obj, G::kMoveName));
   };
   py::class_<Move> move(
@@ -453,8 +595,14 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           [](const Text& text) { return G::parse_move(text_argument(text, "move text")); },
           py::arg("text"), "Reads a move's notation. Raises ValueError naming what is wrong.")
       .def(
-          "to_text", [](const State& s) { return s.pos.to_text(); },
-          "The position in the game's text format.")
+          "to_text",
+          [](const State& s, const py::object& hidden) {
+            return s.pos.to_text(hidden_flag(hidden));
+          },
+          py::arg("hidden") = false,
+          "The position in the game's text format (docs/rules.md \"Text formats\"). hidden=True "
+          "writes each face-down card as '(?\?)' (only Geoffrey has any; docs/rl.md \"Hidden "
+          "view\"), a text from_text() refuses. Raises TypeError for a non-bool hidden.")
       .def("__str__", [](const State& s) { return s.pos.to_text(); })
       .def("__repr__",
            [](const State& s) {
@@ -465,20 +613,25 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           "legal_moves",
           [](const State& s) {
             Move moves[G::kMaxMoves];
-            const int n = s.pos.generate(moves);
+            int actions[G::kMaxMoves];
+            const int n = legal_in_action_order(s.pos, moves, actions);
             return std::vector<Move>(moves, moves + n);
           },
-          "The legal moves of the position, as a list of moves.")
+          "The legal moves of the position, as a list of moves in ascending action order.")
       .def(
           "is_legal",
           [find_legal, move_of](const State& s, const MoveOrText<Move>& mv) {
             return find_legal(s, move_of(mv)).has_value();
           },
-          py::arg("move"), "Whether the move (or its text) is legal in this position.")
+          py::arg("move"),
+          "Whether the move (or its text, or its int action) is legal in this position. Raises "
+          "ValueError for bad move text or an int outside the action space.")
       .def(
           "play", [play, move_of](State& s, const MoveOrText<Move>& mv) { play(s, move_of(mv)); },
           py::arg("move"),
-          "Plays a move (or its text). Raises IllegalMoveError, leaving the position unchanged.")
+          "Plays a move (or its text, or its int action). Raises IllegalMoveError (a ValueError), "
+          "leaving the position unchanged; ValueError for bad move text or an int outside the "
+          "action space.")
       .def(
           "undo", [](State& s) { return s.undo(); },
           "Takes back the last move and returns it. Raises IndexError when there is none.")
@@ -522,6 +675,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
         return py::make_tuple(py::module_::import("patience_engine._replay").attr("replay"),
                               py::make_tuple(py::type::of(self), s.root.to_text(), moves));
       });
+  bind_rl<G>(move, cls);
+  register_vector_game<G>(cls);
   cls.attr("__hash__") = py::none();
   // A position comes only from deal(), from_text(), copy() and the like, which build it in C++.
   own_new(cls, [](const py::handle&, const py::args&, const py::kwargs&) -> py::object {

@@ -29,8 +29,10 @@ from ._core import (
     GermaineMove,
     RoyalMarriage,
     RoyalMarriageMove,
+    VectorGame,
     __version__,
     perft,
+    playouts,
 )
 from ._errors import IllegalMoveError
 from .games import REGISTRY as _REGISTRY
@@ -61,8 +63,10 @@ __all__ = [
     "IllegalMoveError",
     "RoyalMarriage",
     "RoyalMarriageMove",
+    "VectorGame",
     "Solution",
     "__version__",
     "perft",
+    "playouts",
     "solve",
 ]

@@ -111,6 +111,9 @@ Geoffrey Geoffrey::from_text(std::string_view text) {
       const std::string_view tok = line.tokens[t];
       const int tn = static_cast<int>(t) + 1;
       if (tok == "-") parse_fail(line.number, tn, tok, "unexpected token");
+      if (tok == "(?\?)")
+        parse_fail(line.number, tn, tok,
+                   "face-down card not known (a hidden view: determinize() gives a position)");
       const bool down = tok.size() > 2 && tok.front() == '(' && tok.back() == ')';
       const Card c = parse_card(down ? tok.substr(1, tok.size() - 2) : tok);
       if (c == kNoCard) parse_fail(line.number, tn, tok, "unknown card");
@@ -163,7 +166,7 @@ std::string Geoffrey::move_text(const Move& m) {
   return s;
 }
 
-std::string Geoffrey::to_text() const {
+std::string Geoffrey::to_text(bool hidden) const {
   std::string s = "Foundations:";
   for (int suit = 0; suit < 4; ++suit) {
     s += ' ';
@@ -179,7 +182,7 @@ std::string Geoffrey::to_text() const {
       if (i) s += ' ';
       const bool down = i < columns.down[k];
       if (down) s += '(';
-      s += card_text(columns.cards[k][i]);
+      s += down && hidden ? "??" : card_text(columns.cards[k][i]);
       if (down) s += ')';
     }
   }
@@ -251,6 +254,38 @@ void Geoffrey::set_up(const Layout& columns) {
     if (found_[suit] < 13) next_home_ |= bit(make_card(found_[suit] + 1, suit));
   hash_ = compute_hash();
   canonical_ = compute_canonical_hash();
+}
+
+void Geoffrey::observe(std::uint8_t* obs, bool hidden) const {
+  const Layout columns = layout();
+  for (int k = 0; k < kColumns; ++k)
+    for (int i = 0; i < columns.len[k]; ++i) {
+      const bool down = i < columns.down[k];
+      if (down) obs[kFaceDownPlane * kPlaneSize + k * kDeck + i] = 1;
+      if (!(down && hidden))
+        put_card_planes(obs, kPlaneSize, k * kDeck + i, columns.cards[k][i], 1);
+    }
+  for (int suit = 0; suit < 4; ++suit)
+    for (int r = 1; r <= found_[suit]; ++r)
+      put_card_planes(obs, kPlaneSize, (kColumns + suit) * kDeck + r - 1, make_card(r, suit), 1);
+}
+
+Geoffrey Geoffrey::determinize(std::uint64_t seed) const {
+  Layout columns = layout();
+  // The face-down cards in increasing card order, shuffled, then dealt to the face-down slots
+  // column by column, bottom first.
+  std::uint64_t tableau = 0;
+  for (int k = 0; k < kColumns; ++k) tableau |= piles_[k];
+  Card cards[kDeck];
+  int n = 0;
+  for (std::uint64_t b = tableau & ~up_; b; b &= b - 1) cards[n++] = static_cast<Card>(ctz(b));
+  shuffle(cards, n, seed);
+  int next = 0;
+  for (int k = 0; k < kColumns; ++k)
+    for (int i = 0; i < columns.down[k]; ++i) columns.cards[k][i] = cards[next++];
+  Geoffrey g = *this;
+  g.set_up(columns);
+  return g;
 }
 
 }  // namespace pe

@@ -10,6 +10,7 @@
 
 #include "core/bits.hpp"
 #include "core/cards.hpp"
+#include "core/rl.hpp"
 
 namespace pe {
 
@@ -61,7 +62,41 @@ struct Geoffrey {
   // The notation of a move.
   static std::string move_text(const Move& m);
   // The position in its text format (docs/rules.md "Text formats"), no trailing newline.
-  std::string to_text() const;
+  std::string to_text() const { return to_text(false); }
+  // With hidden, each face-down card is written "(??)" (docs/rl.md "Hidden view (Geoffrey)").
+  static constexpr bool kHasFaceDown = true;
+  std::string to_text(bool hidden) const;
+
+  // --- Reinforcement learning (docs/rl.md) ---
+
+  // action = (src * 52 + card) * 8 + target, target dst - (dst > src) or 7 for the foundation
+  // (docs/rl.md "Geoffrey: 3328 actions").
+  static constexpr int kTargets = 8;
+  static constexpr int kNumActions = kColumns * kDeck * kTargets;
+  static constexpr int kDefaultMaxMoves = 1000;
+  // Piles 0..7 the columns, 8..11 the foundations; 52 slots each; plane 17 face down.
+  static constexpr std::array<int, 3> kObservationShape = {18, kColumns + 4, kDeck};
+  static constexpr int kPlaneSize = (kColumns + 4) * kDeck;
+  static constexpr int kFaceDownPlane = 17;
+  static int action(const Move& m) {
+    const int target = m.dst == kFoundation ? kTargets - 1 : m.dst - (m.dst > m.src);
+    return (m.src * kDeck + m.card) * kTargets + target;
+  }
+  // The move of an action in 0 .. kNumActions - 1 (every one names a move).
+  static Move move_of_action(int a) {
+    const int target = a % kTargets, card = a / kTargets % kDeck, src = a / (kTargets * kDeck);
+    const int dst = target == kTargets - 1 ? kFoundation : target + (target >= src);
+    return {static_cast<std::uint8_t>(src), static_cast<Card>(card),
+            static_cast<std::uint8_t>(dst)};
+  }
+  // Writes the observation into obs (kObservationShape, zeroed by the caller).
+  void observe(std::uint8_t* obs, bool hidden) const;
+  // Updates obs, this position's observation, to the one after the legal move m (call before
+  // make(m)): the moved cards' slots and a card turned up.
+  inline void patch_observation(std::uint8_t* obs, const Move& m, bool hidden) const;
+  // A position the player cannot tell from this one: the face-down cards shuffled among the
+  // face-down slots by SplitMix64(seed) (docs/rl.md "Determinization").
+  Geoffrey determinize(std::uint64_t seed) const;
 
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
@@ -255,6 +290,30 @@ inline int Geoffrey::generate(Move* out) const {
         out[n++] = {col_[c], c, static_cast<std::uint8_t>(ctz(e))};
     }
   return n;
+}
+
+inline void Geoffrey::patch_observation(std::uint8_t* obs, const Move& m, bool hidden) const {
+  const Card h = m.card;
+  const int s = m.src;
+  const int from = popcount(under_[h]);
+  if (m.dst == kFoundation) {
+    put_card_planes(obs, kPlaneSize, s * kDeck + from, h, 0);
+    put_card_planes(obs, kPlaneSize, (kColumns + suit_of(h)) * kDeck + rank_of(h) - 1, h, 1);
+  } else {
+    // The group keeps its order: the card at slot from + i goes to slot height + i.
+    const int to = m.dst * kDeck + popcount(piles_[m.dst]) - from;
+    for (std::uint64_t b = piles_[s] ^ under_[h]; b; b &= b - 1) {
+      const Card c = static_cast<Card>(ctz(b));
+      const int slot = popcount(under_[c]);
+      put_card_planes(obs, kPlaneSize, s * kDeck + slot, c, 0);
+      put_card_planes(obs, kPlaneSize, to + slot, c, 1);
+    }
+  }
+  const Card below = low_[h];
+  if (face_down(below)) {
+    obs[kFaceDownPlane * kPlaneSize + s * kDeck + from - 1] = 0;
+    if (hidden) put_card_planes(obs, kPlaneSize, s * kDeck + from - 1, below, 1);
+  }
 }
 
 inline int Geoffrey::replies_with(Card low_card, std::uint64_t under, std::uint64_t from,

@@ -177,4 +177,21 @@ bool Germaine::consistent() const {
   return occupied == occupied_ && ranks == ranks_ && allowance_ <= 2 && keys_ == compute_keys();
 }
 
+Germaine::Move Germaine::move_of_action(int a) {
+  static constexpr const char* kDirections[] = {"up", "left", "right", "down"};
+  const int src = a % kCells, plane = a / kCells, direction = plane % 4;
+  const int row = src / kCols, col = src % kCols;
+  const bool on_grid = direction == 0   ? row > 0
+                       : direction == 1 ? col > 0
+                       : direction == 2 ? col < kCols - 1
+                                        : row < kRows - 1;
+  if (!on_grid)
+    throw ParseError("action " + std::to_string(a) + " names no move: cell " +
+                     std::string{static_cast<char>('a' + col), static_cast<char>('1' + row)} +
+                     " has no neighbour " + kDirections[direction]);
+  static constexpr int kOffsets[] = {-kCols, -1, 1, kCols};
+  return Move{static_cast<std::uint8_t>(src), static_cast<std::uint8_t>(src + kOffsets[direction]),
+              plane < 4 ? Kind::kCombine : Kind::kSlide};
+}
+
 }  // namespace pe

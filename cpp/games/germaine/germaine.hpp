@@ -5,11 +5,13 @@
 #include <array>
 #include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 #include "core/bits.hpp"
 #include "core/cards.hpp"
+#include "core/rl.hpp"
 
 namespace pe {
 
@@ -102,6 +104,42 @@ struct Germaine {
   static std::string move_text(const Move& m);
   // Four lines of 13 tokens and "slides: N", no trailing newline.
   std::string to_text() const;
+  // No card is face down: the hidden view is the text (docs/rl.md "Hidden view (Geoffrey)"), and
+  // determinize() is not needed.
+  static constexpr bool kHasFaceDown = false;
+  std::string to_text(bool) const { return to_text(); }
+
+  // --- Reinforcement learning (docs/rl.md) ---
+
+  // action = (kind * 4 + direction) * 52 + src, directions up, left, right, down (docs/rl.md
+  // "Germaine 2-Move: 416 actions").
+  static constexpr int kNumActions = 8 * kCells;
+  static constexpr int kDefaultMaxMoves = 153;
+  static constexpr std::array<int, 3> kObservationShape = {19, kRows, kCols};
+  // Planes 17 and 18: all ones when the allowance is at least 1, at least 2.
+  static constexpr int kAllowancePlanes = 17;
+  static int action(const Move& m) {
+    const int offset = m.dst - m.src;
+    const int direction = offset == -kCols ? 0 : offset == -1 ? 1 : offset == 1 ? 2 : 3;
+    return (static_cast<int>(m.kind) * 4 + direction) * kCells + m.src;
+  }
+  // The move of an action in 0 .. kNumActions - 1; throws ParseError for one pointing off the grid.
+  static Move move_of_action(int a);
+  // Writes the observation into obs (kObservationShape, zeroed by the caller).
+  void observe(std::uint8_t* obs, bool) const {
+    for (int cell = 0; cell < kCells; ++cell)
+      if (cells_[cell] != kNoCard) put_card_planes(obs, kCells, cell, cells_[cell], 1);
+    fill_allowance(obs, allowance_);
+  }
+  // Updates obs, this position's observation, to the one after the legal move m (call before
+  // make(m)): the two cells and, when it changes, the allowance planes.
+  void patch_observation(std::uint8_t* obs, const Move& m, bool) const {
+    const Card card = cells_[m.src];
+    put_card_planes(obs, kCells, m.src, card, 0);
+    if (m.kind == Kind::kCombine) put_card_planes(obs, kCells, m.dst, cells_[m.dst], 0);
+    put_card_planes(obs, kCells, m.dst, card, 1);
+    if (allowance_after(m) != allowance_) fill_allowance(obs, allowance_after(m));
+  }
 
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
@@ -193,6 +231,11 @@ struct Germaine {
         (Bitboard{1} << m.src) | (m.kind == Kind::kCombine ? 0 : Bitboard{1} << m.dst);
     return combines_after(m, combines_here) +
            (allowance_after(m) ? count_slides(occupied_ ^ moved) : 0);
+  }
+  // Sets the allowance planes of an observation for this allowance.
+  static void fill_allowance(std::uint8_t* obs, int allowance) {
+    std::memset(obs + kAllowancePlanes * kCells, allowance >= 1, kCells);
+    std::memset(obs + (kAllowancePlanes + 1) * kCells, allowance >= 2, kCells);
   }
   // Slide allowance after m.
   int allowance_after(const Move& m) const { return m.kind == Kind::kCombine ? 2 : allowance_ - 1; }

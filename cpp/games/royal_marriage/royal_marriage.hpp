@@ -17,6 +17,7 @@
 
 #include "core/bits.hpp"
 #include "core/cards.hpp"
+#include "core/rl.hpp"
 
 namespace pe {
 
@@ -63,6 +64,48 @@ struct RoyalMarriage {
   static std::string move_text(const Move& m);
   // The row, 13 cards to a line, lines joined by "\n".
   std::string to_text() const;
+  // No card is face down: the hidden view is the text (docs/rl.md "Hidden view (Geoffrey)"), and
+  // determinize() is not needed.
+  static constexpr bool kHasFaceDown = false;
+  std::string to_text(bool) const { return to_text(); }
+
+  // --- Reinforcement learning (docs/rl.md) ---
+
+  // Middle cards (all but QH and KH) in increasing order: remove-one actions 0..49, and the
+  // pairs of remove-two actions (docs/rl.md "Royal Marriage: 2500 actions").
+  static constexpr int kMiddle = kDeck - 2;
+  static constexpr int kNumActions = kMiddle + kMiddle * (kMiddle - 1);
+  static constexpr int kDefaultMaxMoves = 50;
+  static constexpr std::array<int, 2> kObservationShape = {17, kDeck};
+  // The action of m; -1 for a move that removes QH or KH (never legal).
+  static int action(const Move& m) {
+    const int l = kMiddleIndex[m.first];
+    if (m.second == kNoCard) return l;
+    const int r = kMiddleIndex[m.second];
+    if (l < 0 || r < 0) return -1;
+    return kMiddle + l * (kMiddle - 1) + r - (r > l);
+  }
+  // The move of an action in 0 .. kNumActions - 1 (every one names a move).
+  static Move move_of_action(int a) {
+    if (a < kMiddle) return Move{kMiddleCard[a], kNoCard, 0};
+    const int l = (a - kMiddle) / (kMiddle - 1), rr = (a - kMiddle) % (kMiddle - 1);
+    return Move{kMiddleCard[l], kMiddleCard[rr + (rr >= l)], 0};
+  }
+  // Writes the observation into obs (kObservationShape, zeroed by the caller): card planes at
+  // each row position.
+  void observe(std::uint8_t* obs, bool) const {
+    for (int p = 0; p < n_; ++p) put_card_planes(obs, kDeck, p, card(p), 1);
+  }
+  // Updates obs, this position's observation, to the one after the legal move m (call before
+  // make(m)): every plane's tail shifts left over the removed cards.
+  void patch_observation(std::uint8_t* obs, const Move& m, bool) const {
+    const int i = m.at, k = m.second == kNoCard ? 1 : 2;
+    for (int plane = 0; plane < kObservationShape[0]; ++plane) {
+      std::uint8_t* row = obs + plane * kDeck;
+      std::memmove(row + i, row + i + k, static_cast<std::size_t>(n_ - i - k));
+      std::memset(row + n_ - k, 0, static_cast<std::size_t>(k));
+    }
+  }
 
   // Writes the legal moves to out (room for kMaxMoves); returns how many.
   int generate(Move* out) const {
@@ -188,6 +231,20 @@ struct RoyalMarriage {
     std::array<Card, 64> t{};
     for (int b = 0; b < 64; ++b)
       t[b] = (b & 15) < 13 ? static_cast<Card>((b >> 4) * 13 + (b & 15)) : kNoCard;
+    return t;
+  }();
+  static constexpr Card kQueenOfHearts = make_card(12, 2), kKingOfHearts = make_card(13, 2);
+  // Card of each middle index, and middle index of each card (-1: QH, KH).
+  static constexpr std::array<Card, kMiddle> kMiddleCard = [] {
+    std::array<Card, kMiddle> t{};
+    for (int c = 0, m = 0; c < kDeck; ++c)
+      if (c != kQueenOfHearts && c != kKingOfHearts) t[m++] = static_cast<Card>(c);
+    return t;
+  }();
+  static constexpr std::array<int, kDeck> kMiddleIndex = [] {
+    std::array<int, kDeck> t{};
+    for (int c = 0, m = 0; c < kDeck; ++c)
+      t[c] = c == kQueenOfHearts || c == kKingOfHearts ? -1 : m++;
     return t;
   }();
   // Byte code of a card index.

@@ -1,0 +1,119 @@
+"""Steps per second of the reinforcement-learning interface (issue 14; pytest-benchmark).
+
+- ``test_vector_game_steps``: a Python loop of ``step(sample_legal_actions())`` on a
+  1024-slot ``VectorGame``; saves ``steps_per_second`` (slot steps) and ``bytes_per_position``.
+  Checks that the buffers the steps patched equal each slot's position's own
+  observation and mask.
+- ``test_playouts``: ``playouts`` from deal 1; saves ``moves_per_second``. Checks the scores
+  and counts the moves with the same games replayed through the single-position API.
+- ``test_single_position_loop``: one position played at random from Python, by int actions
+  (``legal_actions()``, ``play(int)``), by ``Move`` objects and over the reference; saves
+  ``steps_per_second``. Checks that the three play the same games.
+
+Rates use the fastest round. Run ``python -m pytest bench/test_rl_bench.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, List, Tuple
+
+import numpy as np
+import pytest
+
+import patience_engine
+from patience_engine import VectorGame, playouts
+from patience_engine.games import REGISTRY
+from patience_engine.reference._cards import SplitMix64
+
+GAMES = list(REGISTRY)
+SLOTS = 1024
+VECTOR_STEPS = 100
+PLAYOUTS = {"royal-marriage": 4000, "germaine": 1000, "geoffrey": 1000}
+LOOP_STEPS = 30_000
+ROUNDS = 5
+
+
+def rate(benchmark: Any, key: str, count: int) -> None:
+    """Save count / the fastest round's seconds as ``key``, with the build type."""
+    benchmark.extra_info["build_type"] = patience_engine.BUILD_TYPE
+    if benchmark.stats is not None:
+        benchmark.extra_info[key] = count / benchmark.stats.stats.min
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_vector_game_steps(benchmark: Any, game: str) -> None:
+    vec = VectorGame(game, SLOTS)
+
+    def loop() -> VectorGame:
+        vec.reset(seed=1)
+        for _ in range(VECTOR_STEPS):
+            vec.step(vec.sample_legal_actions())
+        return vec
+
+    benchmark.pedantic(loop, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    rate(benchmark, "steps_per_second", SLOTS * VECTOR_STEPS)
+    benchmark.extra_info["bytes_per_position"] = vec.bytes_per_position
+    obs = vec.reset(seed=1)[0]
+    for _ in range(VECTOR_STEPS):
+        vec.step(vec.sample_legal_actions())
+    for i in range(0, SLOTS, 7):
+        state = vec.state(i)
+        assert np.array_equal(obs[i], state.observation()) and np.array_equal(vec.action_masks[i], state.legal_action_mask())
+
+
+def replayed_moves(start: Any, n: int, seed: int) -> Tuple[List[int], int]:
+    """playouts(start, n, seed=seed) through the single-position API: the scores and the moves made."""
+    rng = SplitMix64(seed)
+    scores, moves = [], 0
+    for _ in range(n):
+        state = start.copy()
+        for _ in range(start.DEFAULT_MAX_MOVES):
+            legal = state.legal_actions()
+            if not legal:
+                break
+            state.play(legal[rng.next() % len(legal)])
+            moves += 1
+        scores.append(state.score)
+    return scores, moves
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_playouts(benchmark: Any, game: str) -> None:
+    start = REGISTRY[game].cpp.deal(1)
+    n = PLAYOUTS[game]
+    scores = benchmark.pedantic(lambda: playouts(start, n, seed=7), rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    expected, moves = replayed_moves(start, n, 7)
+    assert scores.tolist() == expected
+    benchmark.extra_info["moves"] = moves
+    rate(benchmark, "moves_per_second", moves)
+
+
+def random_loop(cls: Any, draws: List[int], by_int: bool) -> Any:
+    """Random play from deal 0 on, a new deal when a game ends or reaches its move limit; by int
+    actions (legal_actions()) or by Move objects (legal_moves(), in action order: the same games)."""
+    state, deal, played, limit = cls.deal(0), 0, 0, cls.DEFAULT_MAX_MOVES
+    for r in draws:
+        legal = state.legal_actions() if by_int else state.legal_moves()
+        if not legal or played == limit:
+            deal += 1
+            state, played = cls.deal(deal), 0
+            continue
+        state.play(legal[r % len(legal)])
+        played += 1
+    return state
+
+
+LOOPS: List[Tuple[str, bool]] = [("cpp", True), ("cpp", False), ("reference", True)]
+
+
+@pytest.mark.parametrize("impl, by_int", LOOPS, ids=[f"{i}-{'int' if b else 'move'}" for i, b in LOOPS])
+@pytest.mark.parametrize("game", GAMES)
+def test_single_position_loop(benchmark: Any, game: str, impl: str, by_int: bool) -> None:
+    cls = REGISTRY[game].implementation(impl)
+    rng = random.Random(game)
+    draws = [rng.getrandbits(30) for _ in range(LOOP_STEPS if impl == "cpp" else LOOP_STEPS // 10)]
+    final = benchmark.pedantic(lambda: random_loop(cls, draws, by_int), rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    # The same games as the C++ engine by int actions (the reference: over its shorter run).
+    assert final.to_text() == random_loop(REGISTRY[game].cpp, draws, True).to_text()
+    rate(benchmark, "steps_per_second", len(draws))

@@ -1,0 +1,277 @@
+// The Python class VectorGame and the function playouts (core/bind_vector.hpp), one for all games.
+#include "core/bind_vector.hpp"
+
+#include <climits>
+#include <random>
+
+#include "core/bind_game.hpp"
+
+namespace pe {
+
+std::vector<VectorEntry>& vector_entries() {
+  static std::vector<VectorEntry> entries;
+  return entries;
+}
+
+namespace {
+
+// An int in low .. high (TypeError for a non-int, bool included; ValueError outside, worded as
+// patience_engine.limits.check_int).
+long long int_argument(const py::handle& value, const char* what, long long low, long long high) {
+  if (!is_int(value))
+    throw py::type_error(std::string(what) + " must be an int, got " + type_name(value));
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow || v < low || v > high) {
+    const std::string span = high == LLONG_MAX
+                                 ? ">= " + std::to_string(low)
+                                 : "in " + std::to_string(low) + " .. " + std::to_string(high);
+    throw py::value_error(std::string(what) + " must be " + span + ", got " +
+                          std::string(py::str(value)));
+  }
+  return v;
+}
+
+// The entry of a game given by its registry name or its C++ position class.
+const VectorEntry& entry_of_game(const py::object& game) {
+  py::object cls = game;
+  if (py::isinstance<py::str>(game)) {
+    const py::dict games = py::module_::import("patience_engine").attr("GAMES");
+    if (!games.contains(game)) {
+      std::string names;
+      for (const auto& item : games)
+        names += (names.empty() ? "" : ", ") + std::string(py::str(item.first));
+      throw py::value_error("unknown game " + std::string(py::repr(game)) + ": expected one of " +
+                            names);
+    }
+    cls = games[game];
+  }
+  for (const VectorEntry& entry : vector_entries())
+    if (cls.is(entry.cls)) return entry;
+  throw py::type_error("game must be a game name or a patience_engine game class, got " +
+                       std::string(py::repr(game)));
+}
+
+// The entry whose position class state is an instance of.
+const VectorEntry& entry_of_state(const py::handle& state) {
+  for (const VectorEntry& entry : vector_entries())
+    if (py::isinstance(state, entry.cls)) return entry;
+  throw py::type_error("playouts needs a patience_engine game position, got " +
+                       other_type_name(state, type_name(state)));
+}
+
+// max_moves: None for the game's default, else an int >= 1.
+int max_moves_argument(const py::object& max_moves, const VectorEntry& entry) {
+  if (max_moves.is_none()) return entry.default_max_moves;
+  return static_cast<int>(int_argument(max_moves, "max_moves", 1, INT_MAX));
+}
+
+// A VectorGame as Python holds it: the game's batch and numpy views of its buffers, made once.
+// The views' base is a capsule that shares the batch, so an array kept after the VectorGame is
+// gone still reads live memory.
+struct PyVectorGame {
+  std::shared_ptr<AnyVectorGame> impl;
+  py::object game;
+  int max_moves;
+  bool hidden;
+  int num_actions;
+  py::tuple observation_shape;
+  py::array observations, masks, rewards, terminated, truncated;
+  bool seeded = false;
+
+  // A view of n_items entries of buffer in the given shape, sharing the batch.
+  template <class T>
+  py::array view(T* buffer, std::vector<py::ssize_t> shape) const {
+    auto* owner = new std::shared_ptr<AnyVectorGame>(impl);
+    py::capsule base(owner,
+                     [](void* p) { delete static_cast<std::shared_ptr<AnyVectorGame>*>(p); });
+    return py::array(py::dtype::of<T>(), std::move(shape), {}, buffer, base);
+  }
+  py::array bool_view(std::uint8_t* buffer, std::vector<py::ssize_t> shape) const {
+    py::array a = view(buffer, std::move(shape));
+    return a.attr("view")(py::dtype::of<bool>());
+  }
+};
+
+// The actions argument of step() as num_envs contiguous int64s.
+py::array_t<std::int64_t> actions_argument(const py::object& actions, int num_envs) {
+  py::array a = py::module_::import("numpy").attr("asarray")(actions);
+  const char kind = a.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    throw py::type_error("actions must be ints, got " + std::string(py::str(a.dtype())));
+  if (a.ndim() != 1 || a.shape(0) != num_envs)
+    throw py::value_error("actions must be a sequence of num_envs (" + std::to_string(num_envs) +
+                          ") ints, got shape " + std::string(py::str(py::tuple(a.attr("shape")))));
+  return py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+}
+
+}  // namespace
+
+void bind_vector(py::module_& m) {
+  py::class_<PyVectorGame> cls(
+      m, "VectorGame",
+      "num_envs positions of one game stepped together in C++, with Gymnasium's vector API "
+      "(docs/rl.md \"Episodes\").\n\n"
+      "VectorGame(game, num_envs, *, max_moves=None, hidden=False): game is a registry name "
+      "('royal-marriage', 'germaine', 'geoffrey') or a C++ game class; max_moves (None: the "
+      "game's DEFAULT_MAX_MOVES) truncates an episode; hidden=True gives Geoffrey's hidden view. "
+      "The arrays returned are views of the engine's own buffers, overwritten by the next "
+      "step() or reset(): copy what you keep. step() runs without the GIL.",
+      py::is_final());
+  // VectorGame(...) is built whole by __new__ (own_new(), core/bind_game.hpp), so no route from
+  // Python reaches an instance whose batch was not made; __init__ has nothing left to do.
+  const py::cpp_function make(
+      [](const py::object& game, const py::object& num_envs, const py::object& max_moves,
+         const py::object& hidden) {
+        const VectorEntry& entry = entry_of_game(game);
+        const int n = static_cast<int>(int_argument(num_envs, "num_envs", 1, INT_MAX));
+        const int limit = max_moves_argument(max_moves, entry);
+        if (!py::isinstance<py::bool_>(hidden))
+          throw py::type_error("hidden must be a bool, got " + type_name(hidden));
+        PyVectorGame v;
+        v.impl = entry.make(n, limit, hidden.cast<bool>());
+        v.game = py::reinterpret_borrow<py::object>(entry.cls);
+        v.max_moves = limit;
+        v.hidden = hidden.cast<bool>();
+        v.num_actions = entry.num_actions;
+        v.observation_shape = py::tuple(py::cast(entry.observation_shape));
+        std::vector<py::ssize_t> obs_shape{n};
+        obs_shape.insert(obs_shape.end(), entry.observation_shape.begin(),
+                         entry.observation_shape.end());
+        v.observations = v.view(v.impl->observations(), obs_shape);
+        v.masks = v.bool_view(v.impl->masks(), {n, entry.num_actions});
+        v.rewards = v.view(v.impl->rewards(), {n});
+        v.terminated = v.bool_view(v.impl->terminated(), {n});
+        v.truncated = v.bool_view(v.impl->truncated(), {n});
+        return v;
+      },
+      py::arg("game"), py::arg("num_envs"), py::kw_only(), py::arg("max_moves") = py::none(),
+      py::arg("hidden") = false);
+  own_new(cls,
+          [make, vector_type = py::handle(cls)](const py::handle& type, const py::args& args,
+                                                const py::kwargs& kwargs) -> py::object {
+            if (!type.is(vector_type))
+              throw py::type_error("VectorGame.__new__(" + std::string(py::repr(type)) +
+                                   "): expected VectorGame");
+            return make(*args, **kwargs);
+          });
+  cls.def("__init__", [](const py::object&, const py::args&, const py::kwargs&) {})
+      .def_property_readonly("num_envs", [](const PyVectorGame& v) { return v.impl->num_envs(); })
+      .def_readonly("max_moves", &PyVectorGame::max_moves)
+      .def_readonly("hidden", &PyVectorGame::hidden)
+      .def_readonly("game", &PyVectorGame::game, "The C++ game class.")
+      .def_readonly("NUM_ACTIONS", &PyVectorGame::num_actions)
+      .def_readonly("OBSERVATION_SHAPE", &PyVectorGame::observation_shape)
+      .def_property_readonly(
+          "bytes_per_position", [](const PyVectorGame& v) { return v.impl->bytes_per_position(); },
+          "Bytes the batch holds per slot: position, legal moves, buffers' rows.")
+      .def(
+          "reset",
+          [](PyVectorGame& v, const py::object& seed, const py::object& options) {
+            const int n = v.impl->num_envs();
+            std::vector<std::uint64_t> deals;
+            if (!options.is_none()) {
+              if (!py::isinstance<py::dict>(options))
+                throw py::type_error("options must be a dict or None, got " + type_name(options));
+              for (const auto& item : py::reinterpret_borrow<py::dict>(options))
+                if (!py::str(item.first).equal(py::str("deals")))
+                  throw py::value_error("unknown option " + std::string(py::repr(item.first)) +
+                                        ": the only one is 'deals'");
+              if (options.contains("deals")) {
+                const py::sequence given = options["deals"];
+                if (static_cast<int>(py::len(given)) != n)
+                  throw py::value_error("options['deals'] must hold num_envs (" +
+                                        std::to_string(n) + ") deal numbers, got " +
+                                        std::to_string(py::len(given)));
+                for (const auto& d : given)
+                  deals.push_back(deal_number(py::reinterpret_borrow<py::object>(d)));
+              }
+            }
+            if (!seed.is_none()) {
+              v.impl->seed(deal_number(seed, "seed"));
+              v.seeded = true;
+            } else if (!v.seeded) {
+              std::random_device device;
+              v.impl->seed(std::uint64_t{device()} << 32 | device());
+              v.seeded = true;
+            }
+            {
+              py::gil_scoped_release release;
+              v.impl->reset(deals.empty() ? nullptr : deals.data());
+            }
+            return py::make_tuple(v.observations, py::dict());
+          },
+          py::arg("seed") = py::none(), py::arg("options") = py::none(),
+          "Every slot to a new deal: options['deals'][i], else drawn from the generator, which an "
+          "int seed (0 .. 2**64-1) re-seeds with SplitMix64(seed). Returns (obs, {}).")
+      .def(
+          "step",
+          [](PyVectorGame& v, const py::object& actions) {
+            if (!v.impl->started()) throw std::runtime_error("call reset() first");
+            const auto a = actions_argument(actions, v.impl->num_envs());
+            const std::int64_t* data = a.data();
+            std::string fault;
+            bool outside = false;
+            {
+              py::gil_scoped_release release;
+              fault = v.impl->check(data);
+              if (fault.empty())
+                v.impl->step(data);
+              else
+                outside = v.impl->outside(data);
+            }
+            if (outside) throw py::value_error(fault);
+            if (!fault.empty()) {
+              PyErr_SetString(illegal_move_error().ptr(), fault.c_str());
+              throw py::error_already_set();
+            }
+            return py::make_tuple(v.observations, v.rewards, v.terminated, v.truncated, py::dict());
+          },
+          py::arg("actions"),
+          "Plays actions[i] in slot i; a slot whose episode ended at the last step is reset "
+          "instead (its action ignored). Returns (obs, reward, terminated, truncated, {}). Raises "
+          "IllegalMoveError naming the first slot whose action is not legal, ValueError for one "
+          "outside 0 .. NUM_ACTIONS - 1 or a wrong length, TypeError for non-int actions; then no "
+          "slot has changed.")
+      .def_property_readonly(
+          "action_masks", [](const PyVectorGame& v) { return v.masks; },
+          "bool array (num_envs, NUM_ACTIONS): each slot's legal actions (a view, see step).")
+      .def(
+          "sample_legal_actions",
+          [](PyVectorGame& v) {
+            if (!v.impl->started()) throw std::runtime_error("call reset() first");
+            py::array_t<std::int64_t> out(v.impl->num_envs());
+            v.impl->sample(out.mutable_data());
+            return out;
+          },
+          "int64 array (num_envs,): per slot a uniformly drawn legal action (legal[draw() % n] of "
+          "the ascending list), 0 for a slot with none or awaiting autoreset.")
+      .def(
+          "state",
+          [](const PyVectorGame& v, const py::object& i) {
+            const int slot = static_cast<int>(int_argument(i, "slot", 0, v.impl->num_envs() - 1));
+            return v.impl->state(slot);
+          },
+          py::arg("i"), "A copy of slot i's position.");
+
+  m.def(
+      "playouts",
+      [](const py::object& state, const py::object& n, const py::object& seed,
+         const py::object& max_moves) {
+        const VectorEntry& entry = entry_of_state(state);
+        const long long count = int_argument(n, "n", 0, LLONG_MAX);
+        const std::uint64_t s = deal_number(seed, "seed");
+        const int limit = max_moves_argument(max_moves, entry);
+        py::array_t<std::int32_t> out(static_cast<py::ssize_t>(count));
+        entry.playouts(state, count, s, limit, out.mutable_data());
+        return out;
+      },
+      py::arg("state"), py::arg("n"), py::kw_only(), py::arg("seed"),
+      py::arg("max_moves") = py::none(),
+      "n random games from state with one SplitMix64(seed) generator: at each move "
+      "legal[draw() % len] of the ascending legal actions, until no move is left or max_moves "
+      "(None: DEFAULT_MAX_MOVES) are played. Returns the n final scores (int32 array). Releases "
+      "the GIL; Ctrl-C raises KeyboardInterrupt.");
+}
+
+}  // namespace pe

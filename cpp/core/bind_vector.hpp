@@ -1,0 +1,95 @@
+// Python binding of VectorGame<G> and playouts<G> (core/vector_game.hpp): one Python class
+// VectorGame and one function playouts for every game. Each game's binding registers its
+// VectorGame<G> behind the game-independent AnyVectorGame (register_vector_game<G>(), called by
+// bind_game<G>()); bind_vector() (core/bind_vector.cpp) binds the class and the function, which
+// pick the game's entry by its position class.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/vector_game.hpp"
+
+namespace pe {
+namespace py = pybind11;
+
+// VectorGame<G> with the game erased: what the one Python class needs.
+class AnyVectorGame {
+ public:
+  virtual ~AnyVectorGame() = default;
+  virtual int num_envs() const = 0;
+  virtual bool started() const = 0;
+  virtual void seed(std::uint64_t s) = 0;
+  // Runs without the GIL.
+  virtual void reset(const std::uint64_t* deals) = 0;
+  // "slot 3: action 1211 (3:9S>5) is not legal" or "slot 3: action 5000 is outside 0 .. 3327"
+  // for the first slot that cannot play its action; "" when all can (then step() may run).
+  virtual std::string check(const std::int64_t* actions) const = 0;
+  // Whether check()'s fault was an action outside the space (a ValueError, not an illegal move).
+  virtual bool outside(const std::int64_t* actions) const = 0;
+  // Runs without the GIL.
+  virtual void step(const std::int64_t* actions) = 0;
+  virtual void sample(std::int64_t* out) = 0;
+  // A copy of slot i's position as a Python game object.
+  virtual py::object state(int i) const = 0;
+  virtual std::size_t bytes_per_position() const = 0;
+  virtual std::uint8_t* observations() = 0;
+  virtual std::uint8_t* masks() = 0;
+  virtual float* rewards() = 0;
+  virtual std::uint8_t* terminated() = 0;
+  virtual std::uint8_t* truncated() = 0;
+};
+
+// One game as VectorGame and playouts find it.
+struct VectorEntry {
+  py::handle cls;  // the position class (kept alive by the module)
+  int num_actions;
+  int default_max_moves;
+  std::vector<py::ssize_t> observation_shape;
+  std::unique_ptr<AnyVectorGame> (*make)(int num_envs, int max_moves, bool hidden);
+  // playouts(state, n, seed, max_moves, out): out has room for n scores; runs without the GIL.
+  void (*playouts)(const py::handle& state, std::int64_t n, std::uint64_t seed, int max_moves,
+                   std::int32_t* out);
+};
+
+// The registered games, in registration order.
+std::vector<VectorEntry>& vector_entries();
+
+template <class G, class State>
+class AnyVectorGameOf final : public AnyVectorGame {
+ public:
+  AnyVectorGameOf(int num_envs, int max_moves, bool hidden) : v_(num_envs, max_moves, hidden) {}
+  int num_envs() const override { return v_.num_envs(); }
+  bool started() const override { return v_.started(); }
+  void seed(std::uint64_t s) override { v_.seed(s); }
+  void reset(const std::uint64_t* deals) override { v_.reset(deals); }
+  std::string check(const std::int64_t* actions) const override {
+    const auto fault = v_.check(actions);
+    if (fault.slot < 0) return "";
+    const std::string head =
+        "slot " + std::to_string(fault.slot) + ": action " + std::to_string(fault.action);
+    if (fault.outside) return head + " is outside 0 .. " + std::to_string(G::kNumActions - 1);
+    return head + " (" + G::move_text(G::move_of_action(static_cast<int>(fault.action))) +
+           ") is not legal";
+  }
+  bool outside(const std::int64_t* actions) const override { return v_.check(actions).outside; }
+  void step(const std::int64_t* actions) override { v_.step(actions); }
+  void sample(std::int64_t* out) override { v_.sample(out); }
+  py::object state(int i) const override { return py::cast(State(v_.position(i))); }
+  std::size_t bytes_per_position() const override { return VectorGame<G>::bytes_per_position(); }
+  std::uint8_t* observations() override { return v_.observations(); }
+  std::uint8_t* masks() override { return v_.masks(); }
+  float* rewards() override { return v_.rewards(); }
+  std::uint8_t* terminated() override { return v_.terminated(); }
+  std::uint8_t* truncated() override { return v_.truncated(); }
+
+ private:
+  VectorGame<G> v_;
+};
+
+}  // namespace pe

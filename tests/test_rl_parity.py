@@ -1,0 +1,136 @@
+"""The C++ engine against the reference on the reinforcement-learning interface (docs/rl.md).
+
+Seeded random games of each game, the same moves played in both: legal actions, masks,
+observations (plain and hidden), hidden texts and determinized positions agree at every ply;
+every action decodes alike, with the same errors.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, List
+
+import numpy as np
+import pytest
+
+from conftest import GAME_NAMES, game_class
+from patience_engine import IllegalMoveError
+
+RANDOM_GAMES = 40
+MAX_PLIES = {"royal-marriage": 50, "germaine": 153, "geoffrey": 120}
+
+
+def errors(call: Any, *args: Any) -> str:
+    """The exception a call raises, as 'TypeName: message', or its result as a string."""
+    try:
+        return str(call(*args))
+    except (TypeError, ValueError) as e:
+        return f"{type(e).__name__}: {e}"
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_constants_agree(game: str) -> None:
+    cpp, ref = game_class("cpp", game), game_class("reference", game)
+    for name in ("NUM_ACTIONS", "OBSERVATION_SHAPE", "OBSERVATION_DTYPE", "DEFAULT_MAX_MOVES"):
+        assert getattr(cpp, name) == getattr(ref, name), name
+    assert isinstance(cpp.OBSERVATION_SHAPE, tuple)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_action_decodes_alike(game: str) -> None:
+    cpp, ref = game_class("cpp", game), game_class("reference", game)
+    for action in range(-2, cpp.NUM_ACTIONS + 2):
+        assert errors(cpp.move_of, action) == errors(ref.move_of, action), action
+        got = errors(lambda a: cpp.move_of(a).action, action)
+        assert got == errors(lambda a: ref.move_of(a).action, action), action
+    for bad in (1.0, True, "1", None, 2**70, -(2**70)):
+        assert errors(cpp.move_of, bad) == errors(ref.move_of, bad), bad
+
+
+def test_moves_without_an_action_agree() -> None:
+    cpp, ref = game_class("cpp", "royal-marriage"), game_class("reference", "royal-marriage")
+    for text in ("QH", "KH", "QH+2C", "2C+KH", "AC", "AC+2C"):
+        assert errors(lambda t: cpp.Move(t).action, text) == errors(lambda t: ref.Move(t).action, text)
+
+
+def hidden_texts_and_views(state: Any) -> List[Any]:
+    return [state.to_text(hidden=True), state.to_text(hidden=False), state.to_text()]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_random_games_agree_on_actions_masks_observations(game: str) -> None:
+    for number in range(RANDOM_GAMES):
+        rng = random.Random(f"rl-{game}-{number}")
+        deal = rng.randrange(2**64)
+        cpp, ref = game_class("cpp", game).deal(deal), game_class("reference", game).deal(deal)
+        for ply in range(MAX_PLIES[game] + 1):
+            actions = cpp.legal_actions()
+            assert actions == ref.legal_actions(), (deal, ply)
+            assert actions == sorted(set(actions))
+            assert [str(m) for m in cpp.legal_moves()] == [str(m) for m in ref.legal_moves()]
+            assert [m.action for m in cpp.legal_moves()] == actions
+            mask = cpp.legal_action_mask()
+            assert mask.dtype == np.bool_ and mask.shape == (cpp.NUM_ACTIONS,)
+            assert mask.tolist() == ref.legal_action_mask()
+            assert np.flatnonzero(mask).tolist() == actions
+            for hidden in (False, True):
+                obs = cpp.observation(hidden=hidden)
+                assert obs.dtype == np.uint8 and obs.shape == cpp.OBSERVATION_SHAPE
+                assert obs.tolist() == ref.observation(hidden=hidden), (deal, ply, hidden)
+            assert hidden_texts_and_views(cpp) == hidden_texts_and_views(ref)
+            seed = rng.randrange(2**64)
+            mine, theirs = cpp.determinize(seed), ref.determinize(seed)
+            assert mine.to_text() == theirs.to_text() and mine.hash == theirs.hash
+            assert [str(m) for m in mine.move_stack] == [str(m) for m in theirs.move_stack]
+            if not actions or ply == MAX_PLIES[game]:
+                break
+            action = rng.choice(actions)
+            for state in (cpp, ref):
+                assert state.is_legal(action)
+                # Alternately the int and the Move of the same action: the same game either way.
+                state.play(action if ply % 2 else type(state).move_of(action))
+            assert cpp.move_stack[-1].action == action
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_int_actions_refused_alike(game: str) -> None:
+    """An action outside the space, one naming no move, an illegal one: same error, nothing changes."""
+    cpp, ref = game_class("cpp", game).deal(5), game_class("reference", game).deal(5)
+    legal = set(cpp.legal_actions())
+    candidates = [-1, cpp.NUM_ACTIONS, 2**64, True, 3.0] + [a for a in range(0, cpp.NUM_ACTIONS, 7) if a not in legal]
+    for action in candidates:
+        for call in ("play", "is_legal"):
+            assert errors(getattr(cpp, call), action) == errors(getattr(ref, call), action), (call, action)
+        assert cpp.to_text() == ref.to_text() and cpp.move_stack == [] and ref.move_stack == []
+    illegal = next(a for a in candidates[5:] if not errors(cpp.move_of, a).startswith("ValueError"))
+    with pytest.raises(IllegalMoveError, match=r"^illegal move \S+: not legal in this position$"):
+        cpp.play(illegal)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_hidden_and_seed_arguments_checked_alike(game: str) -> None:
+    cpp, ref = game_class("cpp", game).deal(2), game_class("reference", game).deal(2)
+    for bad in (1, 0, None, "yes"):
+        assert errors(cpp.observation, bad) == errors(ref.observation, bad)
+        assert errors(cpp.to_text, bad) == errors(ref.to_text, bad)
+    for bad in (-1, 2**64, 1.5, True, None):
+        assert errors(cpp.determinize, bad) == errors(ref.determinize, bad)
+
+
+def test_hidden_text_refused_alike() -> None:
+    cpp, ref = game_class("cpp", "geoffrey"), game_class("reference", "geoffrey")
+    text = cpp.deal(3).to_text(hidden=True)
+    assert "(??)" in text
+    assert errors(cpp.from_text, text) == errors(ref.from_text, text)
+    assert "face-down card not known" in errors(cpp.from_text, text)
+
+
+def test_determinize_copies_the_move_stack_without_face_down_cards() -> None:
+    for game in ("royal-marriage", "germaine"):
+        state = game_class("cpp", game).deal(4)
+        state.play(state.legal_actions()[0])
+        copy = state.determinize(9)
+        assert copy == state and copy.move_stack == state.move_stack
+    geoffrey = game_class("cpp", "geoffrey").deal(4)
+    geoffrey.play(geoffrey.legal_actions()[0])
+    assert geoffrey.determinize(9).move_stack == []

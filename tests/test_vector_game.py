@@ -1,0 +1,236 @@
+"""The C++ VectorGame and playouts (issue 14, docs/rl.md "Episodes") against the single-position API.
+
+A VectorGame stepped with given actions must equal the same games stepped one position at a
+time: observations, masks, rewards, flags, autoreset and truncation; an illegal action leaves
+every slot as it was; the arrays are views of the engine's buffers. playouts must equal a Python
+loop over the single-position API with the same SplitMix64 draws (the reference's pure-Python
+generator).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, List
+
+import numpy as np
+import pytest
+
+import patience_engine as pe
+from conftest import GAME_NAMES, game_class
+from patience_engine import IllegalMoveError, VectorGame, playouts
+from patience_engine.reference._cards import SplitMix64  # pure Python: no engine code
+
+
+class Mirror:
+    """The VectorGame contract (VECTOR_SPEC) played one position at a time through the C++ API."""
+
+    def __init__(self, game: str, deals: List[int], seed: int, max_moves: int, hidden: bool) -> None:
+        self.cls = game_class("cpp", game)
+        self.rng = SplitMix64(seed)
+        self.states = [self.cls.deal(d) for d in deals]
+        self.played = [0] * len(deals)
+        self.ended = [False] * len(deals)
+        self.max_moves = max_moves
+        self.hidden = hidden
+        self.reward = [0.0] * len(deals)
+        self.terminated = [False] * len(deals)
+        self.truncated = [False] * len(deals)
+
+    def sample(self) -> List[int]:
+        out = []
+        for state, ended in zip(self.states, self.ended):
+            legal = state.legal_actions()
+            out.append(0 if ended or not legal else legal[self.rng.next() % len(legal)])
+        return out
+
+    def step(self, actions: List[int]) -> None:
+        for i, action in enumerate(actions):
+            if self.ended[i]:
+                self.states[i] = self.cls.deal(self.rng.next())
+                self.played[i] = 0
+                self.ended[i] = False
+                self.reward[i], self.terminated[i], self.truncated[i] = 0.0, False, False
+                continue
+            state = self.states[i]
+            before = state.score
+            state.play(int(action))
+            self.played[i] += 1
+            self.reward[i] = float(state.score - before)
+            self.terminated[i] = state.is_over
+            self.truncated[i] = not state.is_over and self.played[i] >= self.max_moves
+            self.ended[i] = self.terminated[i] or self.truncated[i]
+
+    def check_positions(self, vec: VectorGame, obs: Any) -> None:
+        for i, state in enumerate(self.states):
+            assert vec.state(i) == state
+            assert np.array_equal(obs[i], state.observation(hidden=self.hidden)), i
+            assert np.array_equal(vec.action_masks[i], state.legal_action_mask()), i
+
+    def check(self, vec: VectorGame, obs: Any, reward: Any, terminated: Any, truncated: Any) -> None:
+        self.check_positions(vec, obs)
+        assert reward.tolist() == self.reward
+        assert terminated.tolist() == self.terminated
+        assert truncated.tolist() == self.truncated
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("hidden", [False, True])
+def test_vector_game_equals_positions_stepped_one_at_a_time(game: str, hidden: bool) -> None:
+    # A short move limit so that truncation and autoreset both happen often.
+    max_moves = 12 if game != "royal-marriage" else 30
+    vec = VectorGame(game, 6, max_moves=max_moves, hidden=hidden)
+    obs, info = vec.reset(seed=77)
+    assert info == {} and obs.dtype == np.uint8 and obs.shape == (6, *vec.OBSERVATION_SHAPE)
+    rng = SplitMix64(77)
+    mirror = Mirror(game, [rng.next() for _ in range(6)], 0, max_moves, hidden)
+    mirror.rng = rng
+    mirror.check_positions(vec, obs)
+    resets = truncations = 0
+    for _ in range(150):
+        actions = vec.sample_legal_actions()
+        assert actions.dtype == np.int64 and actions.tolist() == mirror.sample()
+        resets += sum(mirror.ended)
+        obs, reward, terminated, truncated, info = vec.step(actions)
+        mirror.step(actions.tolist())
+        mirror.check(vec, obs, reward, terminated, truncated)
+        truncations += int(truncated.sum())
+        assert info == {} and reward.dtype == np.float32 and terminated.dtype == np.bool_
+    assert resets and (truncations or game == "royal-marriage")
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_given_deals_and_given_actions(game: str) -> None:
+    vec = VectorGame(pe.GAMES[game], 3)
+    vec.reset(options={"deals": [5, 6, 2**64 - 1]})
+    states = [game_class("cpp", game).deal(d) for d in (5, 6, 2**64 - 1)]
+    assert [vec.state(i) for i in range(3)] == states
+    assert vec.max_moves == states[0].DEFAULT_MAX_MOVES and vec.game is type(states[0])
+    for _ in range(10):
+        actions = [s.legal_actions()[-1] if s.legal_actions() else 0 for s in states]
+        if not all(s.legal_actions() for s in states):
+            break
+        vec.step(actions)  # a list of Python ints is taken too
+        for s, a in zip(states, actions):
+            s.play(a)
+        assert [vec.state(i) for i in range(3)] == states
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_illegal_action_leaves_every_slot_unchanged(game: str) -> None:
+    vec = VectorGame(game, 4)
+    vec.reset(seed=3)
+    vec.step(vec.sample_legal_actions())
+    views = [*vec.step(vec.sample_legal_actions())[:4], vec.action_masks]
+    arrays = [view.copy() for view in views]
+    before = [vec.state(i) for i in range(4)]
+    actions = vec.sample_legal_actions()
+    state = vec.state(2)
+    illegal = next(a for a in range(state.NUM_ACTIONS) if not vec.action_masks[2, a] and _names_a_move(state, a))
+    actions[2] = illegal
+    text = re.escape(str(type(state).move_of(illegal)))
+    with pytest.raises(IllegalMoveError, match=rf"^slot 2: action {illegal} \({text}\) is not legal$"):
+        vec.step(actions)
+    actions[2] = state.NUM_ACTIONS
+    with pytest.raises(ValueError, match=rf"^slot 2: action {state.NUM_ACTIONS} is outside 0 .. "):
+        vec.step(actions)
+    assert [vec.state(i) for i in range(4)] == before
+    for view, array in zip(views, arrays):
+        assert np.array_equal(view, array)
+    # The generator is untouched: the same draws as a twin that never saw the bad steps.
+    twin = VectorGame(game, 4)
+    twin.reset(seed=3)
+    twin.step(twin.sample_legal_actions())
+    twin.step(twin.sample_legal_actions())
+    twin.sample_legal_actions()  # the draws of the actions tried above
+    assert vec.sample_legal_actions().tolist() == twin.sample_legal_actions().tolist()
+
+
+def _names_a_move(state: Any, action: int) -> bool:
+    try:
+        type(state).move_of(action)
+    except ValueError:
+        return False
+    return True
+
+
+def test_arrays_share_the_engine_buffers() -> None:
+    vec = VectorGame("geoffrey", 8)
+    obs, _ = vec.reset(seed=1)
+    masks = vec.action_masks
+    first = vec.step(vec.sample_legal_actions())
+    for _ in range(5):
+        again = vec.step(vec.sample_legal_actions())
+        for a, b in zip(first[:4], again[:4]):
+            assert a is b and np.shares_memory(a, b)
+    assert first[0] is obs and vec.action_masks is masks
+    for array in (*first[:4], masks):
+        assert not array.flags.owndata and array.base is not None
+    # The views outlive the VectorGame: they keep its buffers alive.
+    del vec
+    assert obs.sum() > 0 and masks.any()
+
+
+def test_arguments_are_checked() -> None:
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        VectorGame("chess", 2)
+    with pytest.raises(TypeError, match="game must be"):
+        VectorGame(pe.reference.Geoffrey, 2)
+    with pytest.raises(TypeError, match="num_envs must be an int, got bool"):
+        VectorGame("geoffrey", True)
+    with pytest.raises(ValueError, match="num_envs must be >= 1, got 0|num_envs must be in 1 .. "):
+        VectorGame("geoffrey", 0)
+    with pytest.raises(ValueError, match="max_moves must be in 1 .. "):
+        VectorGame("geoffrey", 2, max_moves=0)
+    with pytest.raises(TypeError, match="hidden must be a bool, got int"):
+        VectorGame("geoffrey", 2, hidden=1)  # type: ignore[arg-type]
+    vec = VectorGame("germaine", 2)
+    with pytest.raises(RuntimeError, match="call reset"):
+        vec.step([0, 0])
+    with pytest.raises(RuntimeError, match="call reset"):
+        vec.sample_legal_actions()
+    with pytest.raises(ValueError, match="seed must be in 0 .. 2\\*\\*64-1"):
+        vec.reset(seed=-1)
+    with pytest.raises(ValueError, match="unknown option 'deal'"):
+        vec.reset(options={"deal": [1, 2]})
+    with pytest.raises(ValueError, match="num_envs \\(2\\) deal numbers, got 1"):
+        vec.reset(options={"deals": [1]})
+    vec.reset(seed=0)
+    with pytest.raises(ValueError, match="num_envs \\(2\\) ints"):
+        vec.step([0, 0, 0])
+    with pytest.raises(TypeError, match="actions must be ints, got float64"):
+        vec.step([0.0, 1.0])
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_playouts_equal_a_python_loop(game: str) -> None:
+    start = game_class("cpp", game).deal(9)
+    for _ in range(3):
+        start.play(start.legal_actions()[0])
+    max_moves = 60
+    rng = SplitMix64(123)
+    expected = []
+    for _ in range(25):
+        state = start.copy()
+        for _ in range(max_moves):
+            legal = state.legal_actions()
+            if not legal:
+                break
+            state.play(legal[rng.next() % len(legal)])
+        expected.append(state.score)
+    got = playouts(start, 25, seed=123, max_moves=max_moves)
+    assert got.dtype == np.int32 and got.tolist() == expected
+    assert playouts(start, 0, seed=1).tolist() == []
+    default = playouts(start, 3, seed=5)
+    assert default.tolist() == playouts(start, 3, seed=5, max_moves=start.DEFAULT_MAX_MOVES).tolist()
+
+
+def test_playouts_arguments_are_checked() -> None:
+    state = pe.Geoffrey.deal(1)
+    with pytest.raises(TypeError, match="playouts needs a patience_engine game position"):
+        playouts(pe.reference.Geoffrey.deal(1), 1, seed=0)
+    with pytest.raises(ValueError, match="n must be >= 0, got -1"):
+        playouts(state, -1, seed=0)
+    with pytest.raises(TypeError, match="seed must be an int, got NoneType"):
+        playouts(state, 1, seed=None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_moves must be in 1 .. "):
+        playouts(state, 1, seed=0, max_moves=0)
