@@ -410,14 +410,35 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
       },
       py::arg("state"), py::arg("depth"), py::arg("bulk") = true);
 
-  // solve(state, node_limit, time_limit, table_bytes, pruning) -> (status, moves, score, nodes,
-  // proven), also attached to a KeyboardInterrupt as _so_far; patience_engine.solve() checks the
-  // arguments and wraps the tuple.
+  // solve(state, node_limit, time_limit, table_bytes, pruning, progress=None) -> (status, moves,
+  // score, nodes, proven), also attached to a KeyboardInterrupt as _so_far; patience_engine.solve()
+  // checks the arguments and wraps the tuple. progress(nodes, best_score), when given, is called
+  // at the interrupt polls; an error it raises stops the search and is raised again.
   m.def(
       "solve",
       [](const State& s, std::optional<std::uint64_t> node_limit, std::optional<double> time_limit,
-         std::size_t table_bytes, bool pruning) {
+         std::size_t table_bytes, bool pruning, const py::object& progress) {
         SolveOptions opt;
+        // The progress callable, and the error it raised (which stopped the search).
+        struct Progress {
+          const py::object& call;
+          std::optional<py::error_already_set> error;
+        } report{progress, std::nullopt};
+        struct ProgressFailed {};
+        if (!progress.is_none()) {
+          opt.progress = [](void* ctx, std::uint64_t nodes, int best_score) {
+            auto& p = *static_cast<Progress*>(ctx);
+            py::gil_scoped_acquire gil;
+            try {
+              p.call(nodes, best_score);
+              return false;
+            } catch (py::error_already_set& e) {
+              p.error.emplace(std::move(e));
+              return true;
+            }
+          };
+          opt.progress_ctx = &report;
+        }
         opt.node_limit = node_limit.value_or(0);
         opt.time_limit = time_limit.value_or(0.0);
         opt.table_bytes = table_bytes;
@@ -433,8 +454,18 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
         };
         SolveResult<G> so_far;
         try {
-          return as_tuple(run_interruptible(
-              [&](Interrupt& interrupt) { return solve(g, opt, interrupt, &so_far); }));
+          try {
+            return as_tuple(run_interruptible([&](Interrupt& interrupt) {
+              try {
+                return solve(g, opt, interrupt, &so_far);
+              } catch (const Interrupted&) {
+                if (report.error) throw ProgressFailed{};
+                throw;
+              }
+            }));
+          } catch (const ProgressFailed&) {
+            throw *report.error;
+          }
         } catch (py::error_already_set& e) {
           // Ctrl-C: the KeyboardInterrupt carries what the search found, for
           // patience_engine.solve().
@@ -444,7 +475,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
         }
       },
       py::arg("state"), py::arg("node_limit"), py::arg("time_limit"), py::arg("table_bytes"),
-      py::arg("pruning"));
+      py::arg("pruning"), py::arg("progress") = py::none());
   return move;
 }
 

@@ -5,7 +5,7 @@ Checked against the compiled module by ``python -m mypy.stubtest patience_engine
 ``patience_engine`` is imported.
 """
 
-from typing import Any, ClassVar, List, Optional, Tuple, Union
+from typing import Any, Callable, ClassVar, List, Optional, Tuple, Union
 
 __version__: str
 BUILD_TYPE: str
@@ -180,8 +180,12 @@ def solve(
     time_limit: Optional[float],
     table_bytes: int,
     pruning: bool,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> Tuple[str, List[Any], int, int, bool]:
     """Searches ``state``: (status, moves, score, nodes, proven); see ``patience_engine.solve``.
+
+    ``progress(nodes, best_score)`` (best_score -1: no line yet) is called about every 50 ms with
+    the GIL held; an error it raises stops the search and is raised again.
 
     Releases the GIL; raises ValueError for a node_limit of 0 or a time_limit that is not
     positive and finite, KeyboardInterrupt on Ctrl-C (with the same tuple so far as ``_so_far``).

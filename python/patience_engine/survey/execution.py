@@ -19,8 +19,9 @@ import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, Iterable, Iterator, Optional, Set, Tuple
+from typing import Any, Callable, Generator, Iterable, Iterator, List, Optional, Set, Tuple
 
 from tqdm import tqdm
 
@@ -29,10 +30,13 @@ from ..games import REGISTRY
 from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int
 from ..signature import engine_version
 from ..solver import DEFAULT_TABLE_BYTES, solve
-from .store import DEFAULT_DB, Row, Settings, done_deals, insert_row, open_database, other_settings
+from .store import DEFAULT_DB, Row, Settings, done_deals, insert_rows, open_database, other_settings
 
 DEFAULT_NODE_LIMIT = 10_000_000
 """Node limit per deal used when none is given."""
+
+_COMMIT_EVERY = 1.0
+"""Seconds between the survey's commits (at most the work a kill loses, beside the deals in flight)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,46 @@ def solve_deal(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
                solution.text, solution.proven, engine_version(game), node_limit, table_bytes)
 
 
+def solve_deals(game: str, deals: List[int], node_limit: int, table_bytes: int) -> List[Row]:
+    """``solve_deal`` for each of ``deals`` in turn: one task of a worker, so that short deals do not
+    each pay for a round trip to it."""
+    return [solve_deal(game, deal, node_limit, table_bytes) for deal in deals]
+
+
+# A task holds about this many seconds of solving (and never more than _MOST_PER_TASK deals): long
+# beside a round trip to a worker, short beside a survey.
+_SECONDS_PER_TASK = 0.1
+_MOST_PER_TASK = 64
+
+
+class _Tasks:
+    """Cuts deals into tasks of about _SECONDS_PER_TASK each, by the mean seconds of the rows so far."""
+
+    def __init__(self, deals: Iterable[int]) -> None:
+        self._deals = iter(deals)
+        self._seconds = 0.0
+        self._rows = 0
+
+    def __iter__(self) -> Iterator[List[int]]:
+        while True:
+            size = 1
+            if self._rows and self._seconds > 0:
+                size = max(1, min(_MOST_PER_TASK, int(_SECONDS_PER_TASK * self._rows / self._seconds)))
+            elif self._rows:
+                size = _MOST_PER_TASK
+            task = [deal for _, deal in zip(range(size), self._deals)]
+            if not task:
+                return
+            yield task
+
+    def done(self, rows: List[Row]) -> Iterator[Row]:
+        """Notes the seconds of a finished task's rows, and yields them."""
+        for row in rows:
+            self._seconds += row.seconds
+            self._rows += 1
+            yield row
+
+
 def default_jobs() -> int:
     """The number of CPUs this process may run on."""
     if hasattr(os, "sched_getaffinity"):
@@ -64,24 +108,26 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
-def _windowed(submit: Callable[[int], Any], first_completed: Callable[[Set[Any]], Tuple[Set[Any], Set[Any]]],
+def _windowed(submit: Callable[[List[int]], Any], first_completed: Callable[[Set[Any]], Tuple[Set[Any], Set[Any]]],
               deals: Iterable[int], window: int) -> Iterator[Row]:
-    """Results of ``submit(deal)`` as they finish, with at most ``window`` deals in flight.
+    """Rows of ``submit(task)`` (a future of ``solve_deals``' rows) as tasks finish, with at most
+    ``window`` tasks in flight.
 
     Bounding what is in flight keeps memory flat on huge ranges and limits what a kill loses.
     """
-    todo = iter(deals)
+    tasks = _Tasks(deals)
+    todo = iter(tasks)
     pending: Set[Any] = set()
     while True:
-        for deal in todo:
-            pending.add(submit(deal))
+        for task in todo:
+            pending.add(submit(task))
             if len(pending) >= window:
                 break
         if not pending:
             return
         done, pending = first_completed(pending)
         for future in done:
-            yield future.result()
+            yield from tasks.done(future.result())
 
 
 def _worker_start(stop: multiprocessing.connection.Connection) -> None:
@@ -116,7 +162,7 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
                                                       initializer=_worker_start, initargs=(stop_reader,))
     try:
         yield from _windowed(
-            lambda deal: executor.submit(solve_deal, game, deal, node_limit, table_bytes),
+            lambda task: executor.submit(solve_deals, game, task, node_limit, table_bytes),
             lambda pending: concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED),
             deals, 2 * jobs)
     except BaseException:
@@ -139,7 +185,7 @@ def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes
     with distributed.Client(scheduler) as client:
         threads = sum(client.nthreads().values())
         for row in _windowed(
-                lambda deal: client.submit(solve_deal, game, deal, node_limit, table_bytes, pure=False),
+                lambda task: client.submit(solve_deals, game, task, node_limit, table_bytes, pure=False),
                 lambda pending: distributed.wait(pending, return_when="FIRST_COMPLETED"),
                 deals, max(2 * threads, 4)):
             if row.engine_version != engine_version(game):
@@ -151,7 +197,7 @@ def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes
 def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[int] = None,
                node_limit: int = DEFAULT_NODE_LIMIT, table_bytes: int = DEFAULT_TABLE_BYTES,
                scheduler: Optional[str] = None, progress: bool = True) -> SurveyRun:
-    """Solve the deals of ``deals`` not yet in ``db`` and write one row each, committing as each finishes.
+    """Solve the deals of ``deals`` not yet in ``db`` and write one row each, committing about once a second.
 
     ``game`` is a key of ``games.REGISTRY``; ``node_limit`` (nodes, 1 .. 2**63-1) and ``table_bytes`` (bytes,
     0 .. 2**63-1) go to the solver. Deals run in ``jobs`` local processes (default: every CPU; 1 solves in
@@ -161,7 +207,7 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
     ``SurveyFileError`` if ``db`` is not a survey database, ``MissingExtraError`` if ``scheduler`` is
     given without Dask installed, ``OSError`` if the file or the scheduler cannot be reached,
     ``MemoryError`` if the table cannot be allocated, and ``KeyboardInterrupt`` on Ctrl-C (the rows
-    already written stay). A ``db`` this call created is removed if it fails before the first row.
+    of the deals already solved are written first). A ``db`` this call created is removed if it fails before the first row.
     """
     if game not in REGISTRY:
         raise ValueError(f"unknown game {game!r}; choose from {', '.join(REGISTRY)}")
@@ -184,9 +230,18 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
         with contextlib.closing(rows), tqdm(total=count, initial=len(done), desc=game, unit="deal",
                                             disable=not progress, file=sys.stderr) as bar:
-            for row in rows:
-                insert_row(connection, row)
-                bar.update()
+            # A commit waits for the disk (synchronous=FULL), longer than many a deal takes.
+            batch: List[Row] = []
+            committed = time.monotonic()
+            try:
+                for row in rows:
+                    batch.append(row)
+                    bar.update()
+                    if time.monotonic() - committed >= _COMMIT_EVERY:
+                        insert_rows(connection, batch)
+                        batch, committed = [], time.monotonic()
+            finally:
+                insert_rows(connection, batch)
         return SurveyRun(count - len(done), len(done), other_settings(connection, settings))
     except BaseException:
         # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early.

@@ -5,9 +5,11 @@ file is written only if it does not exist yet (it is then created whole,
 under a temporary name first, with the mode any new file gets: 0666 less the
 umask) or is already a survey database (SQLite application id
 ``APPLICATION_ID``, schema version ``SCHEMA_VERSION``); anything else raises
-``SurveyFileError`` before a byte is written. Each row is committed on its
-own (WAL journal, ``synchronous=FULL``), so a survey killed at any moment,
-``kill -9`` included, loses at most the deals being solved.
+``SurveyFileError`` before a byte is written. Rows are committed in batches
+(``insert_rows``; WAL journal, ``synchronous=FULL``): a commit waits for the
+disk, so the survey commits about once a second, and a survey killed at any
+moment, ``kill -9`` included, loses at most the deals of its last second and
+those being solved (solved again when it is resumed).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
-from typing import List, NamedTuple, Set, Tuple
+from typing import Iterable, List, NamedTuple, Set, Tuple
 from urllib.parse import quote
 
 DEFAULT_DB = "patience-survey.sqlite"
@@ -167,10 +169,11 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
     return connection
 
 
-def insert_row(connection: sqlite3.Connection, row: Row) -> None:
+def insert_rows(connection: sqlite3.Connection, rows: Iterable[Row]) -> None:
+    """Write ``rows`` in one transaction: one commit, durable when this returns."""
     placeholders = ", ".join("?" * len(Row._fields))
-    with connection:  # commits at once: this deal is now durable
-        connection.execute(f"INSERT OR IGNORE INTO deals VALUES ({placeholders})", row)
+    with connection:
+        connection.executemany(f"INSERT OR IGNORE INTO deals VALUES ({placeholders})", rows)
 
 
 def done_deals(connection: sqlite3.Connection, settings: Settings, deals: range) -> Set[int]:
