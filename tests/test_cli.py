@@ -13,7 +13,7 @@ from typing import Dict, List
 import pytest
 
 from conftest import HARD_GERMAINE_DEAL, interrupt_after_first_line
-from patience_engine import reference
+from patience_engine import cli, reference
 from patience_engine.cli import main
 from test_rules import GERMAINE_DEAL_1
 
@@ -75,7 +75,7 @@ def test_console_script_runs() -> None:
 
 def _solve_output(out: str) -> Dict[str, str]:
     """The ``name value`` lines that close ``patience solve`` output."""
-    return dict(line.split(None, 1) for line in out.strip().split("\n")[-6:])
+    return dict(line.split(None, 1) for line in out.strip().split("\n")[-7:])
 
 
 @pytest.mark.parametrize("row, code, status", [("QH 3H 4H KH", 0, "won"), ("QH 2C 5D 7S KH", 1, "lost")])
@@ -84,14 +84,43 @@ def test_solve_exit_code_is_the_status(tmp_path: Path, capsys: pytest.CaptureFix
     position = tmp_path / "row.txt"
     position.write_text(row + "\n", encoding="utf-8")
     assert main(["solve", "royal-marriage", "--file", str(position)]) == code
-    assert _solve_output(capsys.readouterr().out)["status"] == status
+    fields = _solve_output(capsys.readouterr().out)
+    assert fields["status"].split(":")[0] == status and fields["proven"] == "yes"
 
 
 def test_solve_at_the_node_limit_is_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "germaine", "1", "--node-limit", "10"]) == 3
     fields = _solve_output(capsys.readouterr().out)
-    assert fields["status"] == "unknown" and int(fields["nodes"].replace(",", "")) <= 10
-    assert set(fields) == {"status", "moves", "score", "nodes", "seconds", "nodes/s"}
+    assert fields["status"] == "unknown: the search stopped before it ended" and fields["proven"] == "no"
+    assert int(fields["nodes"].replace(",", "")) <= 10
+    assert set(fields) == {"status", "proven", "moves", "score", "nodes", "seconds", "nodes/s"}
+
+
+def test_solve_says_lost_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    # Geoffrey deal 3 is lost (tests/test_solver.py checks it against the reference's search).
+    assert main(["solve", "geoffrey", "3"]) == 1
+    fields = _solve_output(capsys.readouterr().out)
+    assert fields["status"] == "lost: no line wins (proven)" and fields["proven"] == "yes"
+    assert fields["moves"] == "0" and fields["score"] == "0"
+
+
+def test_solve_progress_is_shown_only_when_asked_or_on_a_terminal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cli, "_PROGRESS_DELAY", 0.0)
+    argv = ["solve", "germaine", "3", "--node-limit", "1000000"]
+    monkeypatch.delenv(cli.PROGRESS_ENV, raising=False)
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""  # stderr is no terminal here
+    monkeypatch.setenv(cli.PROGRESS_ENV, "1")
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    nodes = int(_solve_output(captured.out)["nodes"].replace(",", ""))
+    shown = re.findall(r"([0-9.]+)([kM]?) nodes \[[0-9:]+, *[0-9.]+[kM]? nodes/s, best score (-|\d+)\]",
+                       captured.err)
+    assert shown, captured.err
+    counts = [float(n) * {"": 1, "k": 1e3, "M": 1e6}[unit] for n, unit, _ in shown]
+    assert counts == sorted(counts) and counts[-1] <= nodes
+    assert {best for _, _, best in shown} <= {"-", *map(str, range(65))}
 
 
 def test_solve_prints_a_line_that_wins(capsys: pytest.CaptureFixture[str]) -> None:
@@ -126,7 +155,8 @@ def test_solve_ctrl_c_exits_130_and_shows_what_it_found() -> None:
     result = interrupt_after_first_line(
         [sys.executable, "-m", "patience_engine.cli", "solve", "germaine", str(HARD_GERMAINE_DEAL)], 0.3)
     assert result.code == 130 and result.stderr == "interrupted\n"
-    assert "status   unknown\nmoves    " in result.stdout and "\nnodes/s  " in result.stdout
+    assert "status   unknown: the search stopped before it ended\nproven   no\nmoves    " in result.stdout
+    assert "\nnodes/s  " in result.stdout
 
 
 def test_perft_reads_stdin_once_for_both_implementations() -> None:

@@ -377,3 +377,25 @@ def test_ctrl_c_stops_solve_within_a_second_with_what_it_found() -> None:
     interrupted, status, score, searched, replayed, same = result.stdout.split()
     assert (interrupted, status, searched, replayed, same) == ("interrupted", "unknown", "True", "replayed", "True")
     assert 26 < int(score) < 64
+
+
+def test_a_solve_with_no_limit_finds_what_a_limited_one_finds() -> None:
+    # Germaine deal 3: a solve limited to 10**6 nodes finds a score of 61 (its narrowed passes run
+    # only under a limit); one with no limit runs budgets of 10**5 and 10**6 nodes first, so it
+    # must have found as much by 1.1 * 10**6 nodes, not hours later.
+    limited = solve(patience_engine.Germaine.deal(3), node_limit=1_000_000)
+    assert limited.score == 61
+    reports: List[Tuple[int, int]] = []
+
+    def progress(nodes: int, best_score: int) -> None:
+        reports.append((nodes, best_score))
+        if nodes > 1_100_000:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        solve(patience_engine.Germaine.deal(3), progress=progress)
+    found = stopped.value.solution  # type: ignore[attr-defined]
+    assert found.score >= limited.score and found.nodes == reports[-1][0]
+    assert reports[-1][1] == found.score
+    replayed = replay("germaine", 3, found)
+    assert replayed.score == found.score

@@ -299,11 +299,19 @@ void own_new(Class& cls, Make make) {
 }
 
 // What perft() and solve() need of one game; bind_game<G>() adds G's.
+// The progress callable of a solve, and the error it raised, which stopped the search.
+struct SolveProgress {
+  py::object call;
+  std::optional<py::error_already_set> error;
+};
+// Carries a progress error past run_interruptible(), which would take it for Ctrl-C.
+struct ProgressFailed {};
+
 struct GameFunctions {
   const char* name;
   bool (*holds)(const py::handle& state);
   std::uint64_t (*perft)(const py::handle& state, int depth, bool bulk);
-  py::tuple (*solve)(const py::handle& state, const SolveOptions& opt);
+  py::tuple (*solve)(const py::handle& state, const SolveOptions& opt, SolveProgress& progress);
 };
 inline std::vector<GameFunctions>& game_functions() {
   static std::vector<GameFunctions> games;
@@ -325,7 +333,8 @@ std::uint64_t perft_position(const py::handle& state, int depth, bool bulk) {
 // solve of a G position (holds_position<G>(state)), without the GIL: (status, moves, score,
 // nodes, proven), also attached to a KeyboardInterrupt as _so_far.
 template <class G>
-py::tuple solve_position(const py::handle& state, const SolveOptions& opt) {
+py::tuple solve_position(const py::handle& state, const SolveOptions& opt,
+                         SolveProgress& progress) {
   const G g = state.cast<const PyState<G>&>().pos;
   const auto as_tuple = [](const SolveResult<G>& r) {
     static const char* const kStatus[] = {"won", "lost", "unknown"};
@@ -333,8 +342,18 @@ py::tuple solve_position(const py::handle& state, const SolveOptions& opt) {
   };
   SolveResult<G> so_far;
   try {
-    return as_tuple(
-        run_interruptible([&](Interrupt& interrupt) { return solve(g, opt, interrupt, &so_far); }));
+    try {
+      return as_tuple(run_interruptible([&](Interrupt& interrupt) {
+        try {
+          return solve(g, opt, interrupt, &so_far);
+        } catch (const Interrupted&) {
+          if (progress.error) throw ProgressFailed{};
+          throw;
+        }
+      }));
+    } catch (const ProgressFailed&) {
+      throw *progress.error;
+    }
   } catch (py::error_already_set& e) {
     // Ctrl-C: the KeyboardInterrupt carries what the search found, for patience_engine.solve().
     if (e.matches(PyExc_KeyboardInterrupt)) py::setattr(e.value(), "_so_far", as_tuple(so_far));
@@ -379,15 +398,32 @@ inline void bind_position_functions(py::module_& m) {
       },
       py::arg("state"), py::arg("depth"), py::arg("bulk") = true);
 
-  // solve(state, node_limit, time_limit, table_bytes, pruning) -> (status, moves, score, nodes,
-  // proven), also attached to a KeyboardInterrupt as _so_far; patience_engine.solve() checks the
-  // limits and wraps the tuple.
+  // solve(state, node_limit, time_limit, table_bytes, pruning, progress=None) -> (status, moves,
+  // score, nodes, proven), also attached to a KeyboardInterrupt as _so_far; patience_engine.solve()
+  // checks the limits and wraps the tuple. progress(nodes, best_score), when given, is called at
+  // the interrupt polls; an error it raises stops the search and is raised again.
   m.def(
       "solve",
       [](const py::object& state, std::optional<std::uint64_t> node_limit,
-         std::optional<double> time_limit, std::size_t table_bytes, const py::object& pruning) {
+         std::optional<double> time_limit, std::size_t table_bytes, const py::object& pruning,
+         const py::object& progress) {
         const GameFunctions& game = game_of(state, "solve");
         SolveOptions opt;
+        SolveProgress report{progress, std::nullopt};
+        if (!progress.is_none()) {
+          opt.progress = [](void* ctx, std::uint64_t nodes, int best_score) {
+            auto& p = *static_cast<SolveProgress*>(ctx);
+            py::gil_scoped_acquire gil;
+            try {
+              p.call(nodes, best_score);
+              return false;
+            } catch (py::error_already_set& e) {
+              p.error.emplace(std::move(e));
+              return true;
+            }
+          };
+          opt.progress_ctx = &report;
+        }
         opt.node_limit = node_limit.value_or(0);
         opt.time_limit = time_limit.value_or(0.0);
         opt.table_bytes = table_bytes;
@@ -395,10 +431,10 @@ inline void bind_position_functions(py::module_& m) {
         if ((node_limit && *node_limit == 0) ||
             (time_limit && !(*time_limit > 0 && std::isfinite(*time_limit))))
           throw py::value_error("solve: node_limit and time_limit must be positive and finite");
-        return game.solve(state, opt);
+        return game.solve(state, opt, report);
       },
       py::arg("state"), py::arg("node_limit"), py::arg("time_limit"), py::arg("table_bytes"),
-      py::arg("pruning"));
+      py::arg("pruning"), py::arg("progress") = py::none());
 }
 
 // The reinforcement-learning interface of docs/rl.md on G's move and position classes: the

@@ -68,6 +68,11 @@ struct SolveOptions {
   double time_limit = 0;         // seconds, checked at the interrupt polls; 0: none
   std::size_t table_bytes = std::size_t{64} << 20;  // transposition table size; 0: no table
   bool pruning = true;                              // the games' pruning rules (SolverRules)
+  // Called at the interrupt polls (about every Interrupt::kPollPeriod) with the positions expanded
+  // so far and the score at the end of the best line found (-1: none yet); returns true to stop
+  // the solve as the interrupt's poll does (it throws Interrupted). Null: none.
+  bool (*progress)(void* ctx, std::uint64_t nodes, int best_score) = nullptr;
+  void* progress_ctx = nullptr;
 };
 
 // What a solve found: the status, the line (winning, or to Germaine's best score), the score at
@@ -96,7 +101,10 @@ class Solver {
         table_(opt.table_bytes),
         outer_(interrupt),
         node_limit_(opt.node_limit ? opt.node_limit : kNoLimit),
-        pruning_(opt.pruning) {
+        budget_(node_limit_),
+        pruning_(opt.pruning),
+        progress_(opt.progress),
+        progress_ctx_(opt.progress_ctx) {
     clock_.poll = &Solver::poll;
     clock_.ctx = this;
     timed_ = opt.time_limit > 0;
@@ -110,31 +118,47 @@ class Solver {
   }
 
   // Runs the search; throws Interrupted when the caller's poll asks to stop.
-  // A scored game whose root could still be won first hunts for a win alone (hunt()); then,
-  // unless the hunt settled everything (a search that ran to the end), the search for the best
-  // score goes on from the root with the rest of the limits, the table's bounds (upper bounds
-  // whatever the cut) kept.
+  // A scored game with neither limit runs attempt() under node budgets of kFirstBudget, ten times
+  // that, and so on, each counted from its own start, until one runs to the end: the narrowed
+  // passes run only under a limit, and an unlimited search of every move can stay for hours in
+  // the first subtree it enters, so at every moment the solve has found at least what a limited
+  // solve finds with a tenth of its nodes. Each budget starts as such a solve does, with no line
+  // found (the best of the budgets before is kept apart): a narrowed pass that finds a better
+  // line than an earlier pass's best goes on to the best line within its share, as it does in a
+  // limited solve. The table is kept from one budget to the next: its pass 0 bounds hold for
+  // every search, and a narrowed pass's for the same pass, which searches the same tree again.
+  // Otherwise attempt() runs once under the solve's limits.
   SolveResult<G> run() {
     target_ = Rules::bound(rules_, g_, pruning_);
-    bool finished = false;
-    bool no_win = false;  // proven: no line wins
     if constexpr (Rules::kScored) {
-      if (target_ >= Rules::kWinValue) hunt(finished, no_win);
+      if (node_limit_ == kNoLimit && !timed_) {
+        for (budget_ = kFirstBudget;; budget_ = budget_ > kNoLimit / 10 ? kNoLimit : budget_ * 10) {
+          base_ = nodes_;
+          if (best_ > kept_best_) {
+            kept_best_ = best_;
+            kept_line_.swap(best_line_);
+          }
+          best_ = kNoValue;
+          best_line_.clear();
+          if (attempt()) return result(true, no_win_);
+        }
+      }
     }
-    if (!finished) finished = run_phase(1, 1);
-    return result(finished, no_win);
+    return result(attempt(), no_win_);
   }
 
   // The result so far: finished, the search ran to the end; no_win, it proved that no line wins.
   // Also what an interrupted search has found (finished and no_win false).
   SolveResult<G> result(bool finished, bool no_win) const {
     SolveResult<G> r;
+    const bool kept = kept_best_ > best_;
+    const int best = kept ? kept_best_ : best_;
     // A dead end is no answer in the win-or-lose games; Germaine keeps its best line.
-    if (best_ >= Rules::kWinValue || Rules::kScored) r.line = best_line_;
+    if (best >= Rules::kWinValue || Rules::kScored) r.line = kept ? kept_line_ : best_line_;
     G end = root_;
     for (const Move& m : r.line) end.make(m);
     r.score = end.score();
-    r.proven = finished || best_ >= target_;
+    r.proven = finished || best >= target_;
     r.status = end.is_won()         ? SolveStatus::kWon
                : no_win || r.proven ? SolveStatus::kLost
                                     : SolveStatus::kUnknown;
@@ -155,12 +179,12 @@ class Solver {
   // order is another try. Their lines are real play, so the best one found stands, but their
   // bounds cover only the lines they searched (the table keeps them apart by pass) and no verdict
   // rests on them. The hunt over every move, in the game's own order, then runs up to 7/8 of the
-  // limits. Sets finished when it settled everything, no_win when it proved no line wins.
-  void hunt(bool& finished, bool& no_win) {
+  // limits. Sets finished when it settled everything, no_win_ when it proved no line wins.
+  void hunt(bool& finished) {
     constexpr std::uint64_t kPasses = std::size(Rules::kPasses);
     static_assert(kPasses < 255, "a pass number fits the table's byte");
     floor_ = Rules::kWinValue - 1;
-    if (node_limit_ != kNoLimit || timed_) {
+    if (budget_ != kNoLimit || timed_) {
       // Every phase sets its order: one stopped by the clock starts rules_ afresh (search_to_end).
       for (std::uint64_t i = 0; i < kPasses && best_ < Rules::kWinValue; ++i) {
         pass_ = static_cast<std::uint8_t>(i + 1);
@@ -171,22 +195,35 @@ class Solver {
     }
     rules_.use(Rules::kOrder);
     if (run_phase(7, 8)) {
-      no_win = best_ < Rules::kWinValue;
-      finished = !no_win;
+      no_win_ = best_ < Rules::kWinValue;
+      finished = !no_win_;
     }
     floor_ = -1;
   }
 
-  // Searches from the root until the share num / den of the solve's node and time limits, counted
-  // from its start, is spent (no node limit stays none); true when it ran to the end (or reached
-  // the target), false when a limit stopped it. A share short of the whole whose time is already
-  // up is skipped: the clock is read only every kPollPeriod, so it would run that long. The last
-  // search always starts, so a limit however short still settles a search that ends before the
-  // first clock read.
+  // The search under budget_ (from base_) and the time limit: a scored game whose root could
+  // still be won (and is not proven lost) first hunts for a win alone (hunt()); then, unless the
+  // hunt settled everything (a search that ran to the end), the search for the best score goes
+  // on from the root with the rest of the limits, the table's bounds (upper bounds whatever the
+  // cut) kept. True when it ran to the end.
+  bool attempt() {
+    bool finished = false;
+    if constexpr (Rules::kScored) {
+      if (target_ >= Rules::kWinValue && !no_win_) hunt(finished);
+    }
+    return finished || run_phase(1, 1);
+  }
+
+  // Searches from the root until the share num / den of budget_ (counted from base_) and of the
+  // time limit (counted from the solve's start) is spent (no node limit stays none); true when it
+  // ran to the end (or reached the target), false when a limit stopped it. A share short of the
+  // whole whose time is already up is skipped: the clock is read only every kPollPeriod, so it
+  // would run that long. The last search always starts, so a limit however short still settles a
+  // search that ends before the first clock read.
   bool run_phase(std::uint64_t num, std::uint64_t den) {
-    limit_ = node_limit_ == kNoLimit
+    limit_ = budget_ == kNoLimit
                  ? kNoLimit
-                 : std::max(nodes_, node_limit_ / den * num + node_limit_ % den * num / den);
+                 : std::max(nodes_, base_ + (budget_ / den * num + budget_ % den * num / den));
     phase_deadline_ = start_ + (deadline_ - start_) / static_cast<std::int64_t>(den) *
                                    static_cast<std::int64_t>(num);
     if (timed_ && num < den && Clock::now() >= phase_deadline_) return false;
@@ -209,14 +246,22 @@ class Solver {
     return !stopped_;
   }
 
-  // Interrupt::poll: true once the phase's deadline has passed or when the caller's poll says stop.
+  // Interrupt::poll: true once the phase's deadline has passed or when the caller's poll says
+  // stop; reports the progress first.
   static bool poll(void* ctx) {
     Solver& s = *static_cast<Solver*>(ctx);
+    if (s.progress_ && s.progress_(s.progress_ctx_, s.nodes_, s.best_score())) return true;
     if (s.timed_ && Clock::now() >= s.phase_deadline_) {
       s.timed_out_ = true;
       return true;
     }
     return s.outer_.poll && s.outer_.poll(s.outer_.ctx);
+  }
+
+  // The score at the end of the best line found, -1 when none (win-or-lose games: no win yet).
+  int best_score() const {
+    if (std::max(best_, kept_best_) < (Rules::kScored ? 0 : Rules::kWinValue)) return -1;
+    return result(false, false).score;
   }
 
   // A value reached at the end of the path of length ply; kept with its line when it is the best.
@@ -278,20 +323,32 @@ class Solver {
   bool timed_out_ = false;
   static constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
   const std::uint64_t node_limit_;
+  // The node budget of attempt() under way (node_limit_, or kFirstBudget and up with no limit),
+  // counted from base_ nodes.
+  static constexpr std::uint64_t kFirstBudget = 100'000;
+  std::uint64_t budget_;
+  std::uint64_t base_ = 0;
   std::uint64_t limit_ = 0;  // node limit of the search under way
   int floor_ = -1;           // values up to floor_ are cut: kWinValue - 1 while hunting a win
   // The narrowed pass under way (Rules::kPasses[pass_ - 1]), 0: the search of every move; also
   // the table tag of the search.
   std::uint8_t pass_ = 0;
   const bool pruning_;
+  bool (*const progress_)(void*, std::uint64_t, int);
+  void* const progress_ctx_;
   bool stopped_ = false;
+  bool no_win_ = false;  // proven: no line wins
   std::uint64_t nodes_ = 0;
   int target_ = 0;
   // Win-or-lose games start at 0: every line ends at a value of 0 or more, so a bound of 0
   // already ends a search. Scored games have found nothing yet.
-  int best_ = Rules::kScored ? -1 : 0;
+  static constexpr int kNoValue = Rules::kScored ? -1 : 0;
+  int best_ = kNoValue;
   Move path_[SolverRules<G>::kMaxPly];
   std::vector<Move> best_line_;
+  // The best value and line of the budgets before the one under way (a solve with no limit).
+  int kept_best_ = kNoValue;
+  std::vector<Move> kept_line_;
 };
 
 // Solves g (the objective of its game in docs/rules.md) under opt; throws Interrupted when

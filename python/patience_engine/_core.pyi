@@ -5,7 +5,7 @@ Checked against the compiled module by ``python -m mypy.stubtest patience_engine
 ``patience_engine`` is imported.
 """
 
-from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -259,8 +259,12 @@ def solve(
     time_limit: Optional[float],
     table_bytes: int,
     pruning: bool,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> Tuple[str, List[Any], int, int, bool]:
     """Searches ``state``: (status, moves, score, nodes, proven); see ``patience_engine.solve``.
+
+    ``progress(nodes, best_score)`` (best_score -1: no line yet) is called about every 50 ms with
+    the GIL held; an error it raises stops the search and is raised again.
 
     Releases the GIL; raises ValueError for a node_limit of 0 or a time_limit that is not
     positive and finite, KeyboardInterrupt on Ctrl-C (with the same tuple so far as ``_so_far``).

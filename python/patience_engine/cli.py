@@ -289,8 +289,19 @@ def _deal_range(text: str) -> range:
 SOLVE_EXIT_CODES = {"won": 0, "lost": 1, "unknown": 3}
 
 
-def _print_solution(solution: Solution) -> None:
-    print(f"status   {solution.status}")
+# What each status means, in words (docs/rules.md: Germaine 2-Move is won by leaving one card).
+_STATUS_WORDS = {
+    "won": "won",
+    "lost": "lost: no line wins (proven)",
+    "unknown": "unknown: the search stopped before it ended",
+}
+_GERMAINE_LOST = "lost: no line leaves one card (proven)"
+
+
+def _print_solution(game: str, solution: Solution) -> None:
+    words = _GERMAINE_LOST if game == "germaine" and solution.status == "lost" else _STATUS_WORDS[solution.status]
+    print(f"status   {words}")
+    print(f"proven   {'yes' if solution.proven else 'no'}")
     print(f"moves    {len(solution.moves)}: {solution.text}" if solution.moves else "moves    0")
     print(f"score    {solution.score}")
     print(f"nodes    {solution.nodes:,}")
@@ -310,9 +321,39 @@ def _check_page_path(path: str) -> None:
         raise PermissionError(errno.EACCES, "no permission to write the --html page", path)
 
 
-def cmd_solve(args: argparse.Namespace) -> int:
-    """``patience solve GAME N``: solve a deal; print status, moves, score, nodes, seconds, nodes/s.
+# PATIENCE_PROGRESS=1 shows the progress of `patience solve` even when stderr is no terminal, 0 never.
+PROGRESS_ENV = "PATIENCE_PROGRESS"
+# Seconds a solve runs before its progress shows: most solves end sooner and print nothing more.
+_PROGRESS_DELAY = 1.0
 
+
+def _show_progress() -> bool:
+    """Whether ``patience solve`` shows its progress on stderr: a terminal, unless PROGRESS_ENV says."""
+    forced = os.environ.get(PROGRESS_ENV)
+    if forced in ("0", "1"):
+        return forced == "1"
+    return sys.stderr.isatty()
+
+
+def _solve_with_progress(state: Any, args: argparse.Namespace) -> Solution:
+    """solve() with one refreshed line on stderr (nodes, nodes/s, best score so far) once it has run
+    a second, when _show_progress(); the line is erased at the end."""
+    with tqdm(unit=" nodes", unit_scale=True, delay=_PROGRESS_DELAY, leave=False, file=sys.stderr,
+              disable=not _show_progress(), bar_format="{n_fmt}{unit} [{elapsed}, {rate_fmt}{postfix}]") as bar:
+
+        def progress(nodes: int, best_score: int) -> None:
+            bar.update(nodes - bar.n)
+            bar.set_postfix_str("best score " + (str(best_score) if best_score >= 0 else "-"), refresh=False)
+
+        return solve(state, node_limit=args.node_limit, time_limit=args.time_limit,
+                     progress=progress if not bar.disable else None)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``patience solve GAME N``: solve a deal; print status (in words), proven (yes: the status, and
+    Germaine's score, are the best there is), moves, score, nodes, seconds, nodes/s.
+
+    Shows its progress on stderr while it runs longer than a second on a terminal (_show_progress()).
     Returns 0 won, 1 lost, 3 unknown (a limit was reached first).
     """
     state = _position("cpp", args.game, args)
@@ -320,12 +361,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         _check_page_path(args.html)
     print(f"{TITLES[args.game]}, {_source(args)}", flush=True)
     try:
-        solution = solve(state, node_limit=args.node_limit, time_limit=args.time_limit)
+        solution = _solve_with_progress(state, args)
     except KeyboardInterrupt as interrupt:
         # Hours of search may be behind a Ctrl-C: show what it found (main exits 130).
         found = getattr(interrupt, "solution", None)
         if found is not None:
-            _print_solution(found)
+            _print_solution(args.game, found)
         raise
     if args.show:
         shown = state.copy()
@@ -335,7 +376,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(f"\n{i}. {move}")
             print(_for_terminal(shown.to_text()))
         print()
-    _print_solution(solution)
+    _print_solution(args.game, solution)
     if args.html is not None:
         title = f"{TITLES[args.game]}, {_source(args)}: {solution.status}"
         page = solution_html(state, solution.moves, title=title)

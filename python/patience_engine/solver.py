@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, List, Literal, Optional, Tuple, Union, cast
+from typing import Any, Callable, List, Literal, Optional, Tuple, Union, cast
 
 from . import _core
 from .limits import MAX_TABLE_BYTES, check_int, check_seconds
@@ -66,6 +66,7 @@ def solve(
     time_limit: Optional[float] = None,
     table_bytes: int = DEFAULT_TABLE_BYTES,
     pruning: bool = True,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> Solution:
     """Searches ``state`` (not changed) for a winning line, or Germaine's best score.
 
@@ -85,7 +86,11 @@ def solve(
     counted from the start, until one finds a finish; no verdict rests on
     them); then, unless the hunt ran to the end, the search for the best
     score with the rest. "lost" is a proof that no line leaves one card
-    (``proven`` then says whether the score is the best too). Moves that
+    (``proven`` then says whether the score is the best too). With neither
+    limit, Germaine's search runs as under node limits of 10**5, 10**6, 10**7
+    and so on, each counted from its own start and keeping the table, until
+    one runs to the end: at every moment it has found at least what a solve
+    limited to a tenth of its nodes finds. Moves that
     leave the most cards with a near-ranked card within three steps are tried
     first, then those that clear the grid from its ends in towards the middle
     column. On full deals expect ``"won"`` or ``"unknown"``, never a
@@ -97,7 +102,14 @@ def solve(
     (float > 0, or None; past 10**9, about 31 years, it is 10**9); checked
     about every 50 ms, so the search may run that much past it (a Germaine
     hunt about twice that). Either limit gives status
-    ``"unknown"`` (or a Germaine win not proven best). Runs with the GIL released;
+    ``"unknown"`` (or a Germaine win not proven best). ``progress``, when given,
+    is called about every 50 ms (not at all in a shorter search) as
+    ``progress(nodes, best_score)``: positions expanded so far (int) and the
+    score at the end of the best line found so far (int, -1 while there is
+    none: in Royal Marriage and Geoffrey, no win yet); an error it raises
+    stops the search and comes out of ``solve`` (a ``KeyboardInterrupt`` with
+    its ``solution`` attribute, as for Ctrl-C).
+    Runs with the GIL released;
     Ctrl-C raises ``KeyboardInterrupt`` within about a second; its ``solution``
     attribute holds what the search had found (a ``Solution``, status
     ``"unknown"`` unless already settled).
@@ -108,7 +120,9 @@ def solve(
     ``node_limit`` < 1, a ``time_limit`` that is not positive and finite, or
     a ``table_bytes`` outside 0 .. 2**64-1 (the rules of
     ``patience_engine.limits``); ``MemoryError`` when the table cannot be
-    allocated.
+    allocated. Each thread keeps the memory of its last table (up to 1 GiB)
+    for its next solve with the same ``table_bytes``, cleared: a short solve
+    then pays neither for mapping a table nor for its page faults.
     """
     if node_limit is not None:
         check_int(node_limit, "node_limit", 1)
@@ -124,7 +138,7 @@ def solve(
 
     try:
         return solution(_core.solve(
-            state, node_limit, time_limit, table_bytes, pruning
+            state, node_limit, time_limit, table_bytes, pruning, progress
         ))
     except MemoryError:
         # The table is nearly all the memory a search takes; the C++ error says only "std::bad_alloc".

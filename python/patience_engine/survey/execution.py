@@ -24,7 +24,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from multiprocessing.context import ForkServerContext, SpawnContext
-from typing import Any, Callable, Dict, Generator, Iterable, Iterator, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, Generator, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from tqdm import tqdm
 
@@ -33,7 +33,7 @@ from ..games import REGISTRY
 from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int
 from ..signature import engine_version
 from ..solver import DEFAULT_TABLE_BYTES, solve
-from .store import DEFAULT_DB, Row, Settings, close_database, done_deals, insert_row, open_database, other_settings
+from .store import DEFAULT_DB, Row, Settings, close_database, done_deals, insert_rows, open_database, other_settings
 
 DEFAULT_NODE_LIMIT = 10_000_000
 """Node limit per deal used when none is given."""
@@ -61,6 +61,46 @@ def solve_deal(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
                solution.text, solution.proven, engine_version(game), node_limit, table_bytes)
 
 
+def solve_deals(game: str, deals: List[int], node_limit: int, table_bytes: int) -> List[Row]:
+    """``solve_deal`` for each of ``deals`` in turn: one task of a worker, so that short deals do not
+    each pay for a round trip to it."""
+    return [solve_deal(game, deal, node_limit, table_bytes) for deal in deals]
+
+
+# A task holds about this many seconds of solving (and never more than _MOST_PER_TASK deals): long
+# beside a round trip to a worker, short beside a survey.
+_SECONDS_PER_TASK = 0.1
+_MOST_PER_TASK = 64
+
+
+class _Tasks:
+    """Cuts deals into tasks of about _SECONDS_PER_TASK each, by the mean seconds of the rows so far."""
+
+    def __init__(self, deals: Iterable[int]) -> None:
+        self._deals = iter(deals)
+        self._seconds = 0.0
+        self._rows = 0
+
+    def __iter__(self) -> Iterator[List[int]]:
+        while True:
+            size = 1
+            if self._rows and self._seconds > 0:
+                size = max(1, min(_MOST_PER_TASK, int(_SECONDS_PER_TASK * self._rows / self._seconds)))
+            elif self._rows:
+                size = _MOST_PER_TASK
+            task = [deal for _, deal in zip(range(size), self._deals)]
+            if not task:
+                return
+            yield task
+
+    def done(self, rows: List[Row]) -> Iterator[Row]:
+        """Notes the seconds of a finished task's rows, and yields them."""
+        for row in rows:
+            self._seconds += row.seconds
+            self._rows += 1
+            yield row
+
+
 def default_jobs() -> int:
     """The number of CPUs this process may run on."""
     if hasattr(os, "sched_getaffinity"):
@@ -68,24 +108,26 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
-def _windowed(submit: Callable[[int], Any], first_completed: Callable[[Set[Any]], Tuple[Set[Any], Set[Any]]],
+def _windowed(submit: Callable[[List[int]], Any], first_completed: Callable[[Set[Any]], Tuple[Set[Any], Set[Any]]],
               deals: Iterable[int], window: int) -> Iterator[Row]:
-    """Results of ``submit(deal)`` as they finish, with at most ``window`` deals in flight.
+    """Rows of ``submit(task)`` (a future of ``solve_deals``' rows) as tasks finish, with at most
+    ``window`` tasks in flight.
 
     Bounding what is in flight keeps memory flat on huge ranges and limits what a kill loses.
     """
-    todo = iter(deals)
+    tasks = _Tasks(deals)
+    todo = iter(tasks)
     pending: Set[Any] = set()
     while True:
-        for deal in todo:
-            pending.add(submit(deal))
+        for task in todo:
+            pending.add(submit(task))
             if len(pending) >= window:
                 break
         if not pending:
             return
         done, pending = first_completed(pending)
         for future in done:
-            yield future.result()
+            yield from tasks.done(future.result())
 
 
 def _worker_start(stop: multiprocessing.connection.Connection) -> None:
@@ -107,18 +149,18 @@ def _worker_start(stop: multiprocessing.connection.Connection) -> None:
 
 def _worker(link: multiprocessing.connection.Connection, stop: multiprocessing.connection.Connection,
             game: str, node_limit: int, table_bytes: int) -> None:
-    """A local worker process: solve each deal number received on ``link``, send back its row or error.
+    """A local worker process: solve each task (deal numbers) received on ``link``, send back its rows or error.
 
     Returns when the survey process closes ``link``.
     """
     _worker_start(stop)
     while True:
         try:
-            deal = link.recv()
+            task = link.recv()
         except EOFError:
             return
         try:
-            result: Any = solve_deal(game, deal, node_limit, table_bytes)
+            result: Any = solve_deals(game, task, node_limit, table_bytes)
         except Exception as error:  # MemoryError for the table too: the survey process raises it
             result = error
         link.send(result)
@@ -140,12 +182,13 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
     stop_reader, stop_writer = context.Pipe(duplex=False)
     in_flight: Dict[multiprocessing.connection.Connection, int] = {}
     workers = []
-    todo = iter(deals)
+    tasks = _Tasks(deals)
+    todo = iter(tasks)
 
     def give(link: multiprocessing.connection.Connection) -> None:
-        """Send ``link``'s worker the next deal, if any is left."""
-        for deal in todo:
-            link.send(deal)
+        """Send ``link``'s worker the next task, if any is left."""
+        for task in todo:
+            link.send(task)
             in_flight[link] += 1
             return
 
@@ -158,7 +201,7 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
             worker.start()
             workers.append(worker)
             theirs.close()
-        # Two deals per worker: the next is there as soon as one ends.
+        # Two tasks per worker: the next is there as soon as one ends.
         for link in [*in_flight] * 2:
             give(link)
         while busy := [link for link, count in in_flight.items() if count]:
@@ -173,7 +216,7 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
                 in_flight[link] -= 1
                 if isinstance(result, BaseException):
                     raise result
-                yield result
+                yield from tasks.done(result)
                 give(link)
     finally:
         # Done, failed or interrupted: end the workers now rather than wait for the deals in flight.
@@ -243,7 +286,7 @@ def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes
     with distributed.Client(scheduler) as client:
         threads = sum(client.nthreads().values())
         for row in _windowed(
-                lambda deal: client.submit(solve_deal, game, deal, node_limit, table_bytes, pure=False),
+                lambda task: client.submit(solve_deals, game, task, node_limit, table_bytes, pure=False),
                 lambda pending: distributed.wait(pending, return_when="FIRST_COMPLETED"),
                 deals, max(2 * threads, 4)):
             if row.engine_version != engine_version(game):
@@ -292,7 +335,7 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         with contextlib.closing(rows), tqdm(total=count, initial=len(done), desc=game, unit="deal",
                                             disable=not progress, file=sys.stderr) as bar:
             for row in rows:
-                insert_row(connection, row)
+                insert_rows(connection, [row])
                 bar.update()
         run = SurveyRun(count - len(done), len(done), other_settings(connection, settings))
     except BaseException:
