@@ -14,8 +14,8 @@ compares two builds with it. ``instructions_per_node()`` gives
 ``bench/table.py`` the figures for docs/results.md.
 
 A node is a perft leaf for perft, a position expanded for the solver, a move
-played (``play``) for the Python loops, and a deal for the Royal Marriage
-survey.
+played (``play``) for the Python loops, a slot step for the batched stepping
+(``VectorGame.step``), and a deal for the Royal Marriage survey.
 
 How only the workload is counted: one child process under callgrind imports
 and sets up in its main thread, then runs each workload alone in a thread of
@@ -57,8 +57,9 @@ Expected = Any
 class Workload:
     """One counted workload: ``path`` is the benchmark path (a column of bench/table.py's table).
 
-    ``deals`` holds one deal for perft and the loops; ``size`` is the perft
-    depth, or the solver's node limit; ``pruning`` is the solver's.
+    ``deals`` holds one deal for perft and the loops, the seed of the batched
+    stepping; ``size`` is the perft depth, the solver's node limit, or the
+    number of batched steps; ``pruning`` is the solver's.
     ``quick`` marks the set CI runs.
     """
 
@@ -75,6 +76,8 @@ class Workload:
         """The workload's name, e.g. ``cpp_perft_bulk[germaine-deal1-depth5]`` (no spaces, no colon)."""
         if self.path == "solver":
             return f"solver[{self.game}-deals{'-'.join(map(str, self.deals))}-limit{self.size}]"
+        if self.path == "vector_step":
+            return f"vector_step[{self.game}-seed{self.deals[0]}-steps{self.size}]"
         if self.path == "royal_marriage_survey":
             return f"royal_marriage_survey[deals1-{self.size}]"
         return f"{self.path}[{self.game}-deal{self.deals[0]}-depth{self.size}]"
@@ -87,6 +90,7 @@ PER = {
     "python_loop_over_cpp": ("Python loop over C++", "step"),
     "python_loop_over_reference": ("Python loop over reference", "step"),
     "solver": ("solver", "position"),
+    "vector_step": ("VectorGame step", "slot step"),
     "royal_marriage_survey": ("Royal Marriage survey", "deal"),
 }
 """Per benchmark path: its title, and what one node is (see the module docstring)."""
@@ -123,11 +127,17 @@ WORKLOADS: List[Workload] = [
              pruning=False),
     Workload("solver", "germaine", (230,), 20000, [("unknown", 43, 20000)], quick=True),
     Workload("solver", "geoffrey", (2, 43), 20000, [("won", 52, 88), ("unknown", 0, 20000)], quick=True),
+    # Batched stepping: VECTOR_SLOTS slots stepped by step(sample_legal_actions()) from reset(seed);
+    # the expected value is the rewards' sum.
+    Workload("vector_step", "royal-marriage", (1,), 50, 4623, quick=True),
+    Workload("vector_step", "germaine", (1,), 50, 1546, quick=True),
+    Workload("vector_step", "geoffrey", (1,), 50, 493, quick=True),
     Workload("royal_marriage_survey", "royal-marriage", (), 20, (18, 2)),
 ]
 BY_NAME = {w.name: w for w in WORKLOADS}
 # As bench/test_bench.py's: solver node counts depend on the table size.
 SOLVER_TABLE_BYTES = 1 << 24
+VECTOR_SLOTS = 64
 
 
 def python_walk(state: Any, depth: int) -> int:
@@ -166,6 +176,17 @@ def prepare(w: Workload) -> Tuple[Callable[[], Any], int]:
             return [(s.status, s.score, s.nodes) for s in solutions]
 
         return solve_all, sum(nodes for _, _, nodes in w.expected)
+    if w.path == "vector_step":
+        vector = patience_engine.VectorGame(w.game, VECTOR_SLOTS)
+
+        def step_all() -> int:
+            vector.reset(seed=w.deals[0])
+            total = 0
+            for _ in range(w.size):
+                total += int(vector.step(vector.sample_legal_actions())[1].sum())
+            return total
+
+        return step_all, VECTOR_SLOTS * w.size
     if w.path == "royal_marriage_survey":
         deals = [games[w.game].deal(n) for n in range(1, w.size + 1)]
 
@@ -291,7 +312,9 @@ def count_all(python: Path, names: Sequence[str], script: Path = Path(__file__))
         prefix = Path(tmp) / "callgrind.out"
         # A fixed hash seed, and (setarch -R) no address randomisation: str hashing, and hashing by
         # address (object ids, pybind11's instance map), probe tables alike on every run.
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        # OpenBLAS (under numpy, which the batched stepping's arrays import) starts a thread pool when
+        # loaded: one thread only, so that the counted threads stay one per workload.
+        env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
         setarch = shutil.which("setarch")
         fixed_addresses = [setarch, platform.machine(), "-R"] if setarch else []
         cmd = [*fixed_addresses, valgrind, "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={prefix}",

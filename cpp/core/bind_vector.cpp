@@ -112,7 +112,7 @@ void bind_vector(py::module_& m) {
       m, "VectorGame",
       "num_envs positions of one game stepped together in C++, with Gymnasium's vector API "
       "(docs/rl.md \"Episodes\").\n\n"
-      "VectorGame(game, num_envs, *, max_moves=None, hidden=False): game is a registry name "
+      "``VectorGame(game, num_envs, *, max_moves=None, hidden=False)``: game is a registry name "
       "('royal-marriage', 'germaine', 'geoffrey') or a C++ game class; max_moves (None: the "
       "game's DEFAULT_MAX_MOVES) truncates an episode; hidden=True gives Geoffrey's hidden view. "
       "The arrays returned are views of the engine's own buffers, overwritten by the next "
@@ -235,7 +235,8 @@ void bind_vector(py::module_& m) {
           "slot has changed.")
       .def_property_readonly(
           "action_masks", [](const PyVectorGame& v) { return v.masks; },
-          "bool array (num_envs, NUM_ACTIONS): each slot's legal actions (a view, see step).")
+          "Each slot's legal actions as a bool array of shape (num_envs, NUM_ACTIONS), a view (see "
+          "step).")
       .def(
           "sample_legal_actions",
           [](PyVectorGame& v) {

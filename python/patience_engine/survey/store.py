@@ -37,7 +37,7 @@ SCHEMA_VERSION = 1
 """SQLite ``PRAGMA user_version`` of the schema this module writes."""
 
 Settings = Tuple[str, str, int, int]
-"""(game, engine version, node limit, table bytes): the rows of one survey share these."""
+"""The game, engine version, node limit and table bytes that the rows of one survey share."""
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _SCHEMA = """
