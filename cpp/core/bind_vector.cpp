@@ -155,7 +155,12 @@ void bind_vector(py::module_& m) {
                                    "): expected VectorGame");
             return make(*args, **kwargs);
           });
-  cls.def("__init__", [](const py::object&, const py::args&, const py::kwargs&) {})
+  // Python calls __init__ after __new__; pybind11 skips a new-style __init__ on an instance already
+  // registered, as every VectorGame is by __new__, so this factory only names the signature (an
+  // old-style __init__ taking self is deprecated).
+  cls.def(py::init([](const py::args&, const py::kwargs&) -> PyVectorGame {
+       throw py::type_error("VectorGame is made by VectorGame(game, num_envs, ...)");
+     }))
       .def_property_readonly("num_envs", [](const PyVectorGame& v) { return v.impl->num_envs(); })
       .def_readonly("max_moves", &PyVectorGame::max_moves)
       .def_readonly("hidden", &PyVectorGame::hidden)
