@@ -296,7 +296,8 @@ def test_mismatched_limits_are_kept_apart(tmp_path: Path, capsys: pytest.Capture
     other = dict(SETTINGS, node_limit=NODE_LIMIT // 2)
     run = survey.run_survey("royal-marriage", range(1, 4), db=str(db), jobs=1, **other)
     assert (run.solved, run.skipped) == (3, 0), "rows of another node limit are not taken as done"
-    assert run.other_settings == (("royal-marriage", engine_version("royal-marriage"), NODE_LIMIT, TABLE_BYTES),)
+    assert run.other_settings == (("royal-marriage", engine_version("royal-marriage"), NODE_LIMIT, TABLE_BYTES,
+                                   survey.THOUGHTFUL),)
     summaries = survey.summarize(survey.read_rows(str(db)))
     assert [(s.node_limit, s.deals) for s in summaries] == [(NODE_LIMIT // 2, 3), (NODE_LIMIT, 3)]
 
@@ -374,9 +375,9 @@ def _hand_made(path: Path) -> None:
     scores = [60, 61, 62, 60, 64, 63, 60, 61, 40, 45, 50, 50]
     connection = survey.open_database(str(path), create=True)
     with connection:
-        connection.executemany("INSERT INTO deals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+        connection.executemany("INSERT INTO deals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
             ("germaine", deal, status, score, 10 * deal, deal / 100, "a1xa2", status != "unknown",
-             "9.9", 1000, 4096)
+             "9.9", 1000, 4096, survey.THOUGHTFUL)
             for deal, (status, score) in enumerate(zip(statuses, scores), 1)])
     connection.close()
 
@@ -492,7 +493,7 @@ def test_a_survey_sharing_its_file_leaves_the_log_to_the_last_one(tmp_path: Path
     first = survey.open_database(str(db), create=True)
     second = survey.open_database(str(db), create=True)
     with first:
-        first.execute("INSERT INTO deals VALUES ('germaine', 1, 'won', 64, 1, 0.1, 'a1xa2', 1, 'v', 1, 1)")
+        first.execute("INSERT INTO deals VALUES ('germaine', 1, 'won', 64, 1, 0.1, 'a1xa2', 1, 'v', 1, 1, 'thoughtful')")
     start = time.monotonic()
     survey.close_database(first)  # the other still has the file open: stays in WAL, at once
     assert time.monotonic() - start < 1

@@ -20,7 +20,7 @@ from typing import Any, Callable, List, Optional, Sequence
 
 from tqdm import tqdm
 
-from . import draw, limits, reference, signature, survey
+from . import draw, limits, players, reference, signature, survey
 from ._errors import MissingExtraError
 from .games import PERFT, REGISTRY, TITLES
 from .reference import pysol
@@ -279,6 +279,24 @@ def _add_pysol_option(parser: argparse.ArgumentParser) -> None:
                         help=f"PySolFC game number P instead of N ({', '.join(_pysol_games())}; 'ms' prefix allowed)")
 
 
+def _add_player_options(parser: argparse.ArgumentParser, choices: List[str], default: str) -> None:
+    parser.add_argument("--player", choices=choices, default=default,
+                        help=f"who plays (default {default}): thoughtful, the solver, sees the face-down "
+                        "cards; hindsight and baseline see only what a player sees (docs/players.md)"
+                        if survey.THOUGHTFUL in choices else
+                        f"who plays (default {default}; docs/players.md)")
+    parser.add_argument("--node-limit", type=_node_limit, metavar="K",
+                        help=f"node limit per solve (default: thoughtful {survey.DEFAULT_NODE_LIMIT:,} per deal, "
+                        f"hindsight {players.DEFAULT_PLAYER_NODE_LIMIT:,} per determinization)")
+    parser.add_argument("--table-bytes", type=_table_bytes, metavar="B",
+                        help=f"transposition table bytes per solve, 0 for none (default: thoughtful "
+                        f"{DEFAULT_TABLE_BYTES:,}, hindsight {players.DEFAULT_PLAYER_TABLE_BYTES:,})")
+    parser.add_argument("--determinizations", type=_int_in(1, 1 << 20, "determinizations"), metavar="D",
+                        help=f"hindsight: positions drawn per decision (default {players.DEFAULT_DETERMINIZATIONS})")
+    parser.add_argument("--seed", type=_int_in(0, limits.MAX_DEAL, "seed"), metavar="S",
+                        help="hindsight: seed of its draws, 0 .. 2**64-1 (default 0)")
+
+
 def _deal_range(text: str) -> range:
     try:
         return limits.parse_deal_range(text)
@@ -385,15 +403,67 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return SOLVE_EXIT_CODES[solution.status]
 
 
+def _player(args: argparse.Namespace) -> Optional[players.Player]:
+    """The blind player ``--player`` names (None: the thoughtful solver), with the options given."""
+    if args.player == survey.THOUGHTFUL:
+        if args.determinizations is not None or args.seed is not None:
+            args.player_parser.error("--determinizations and --seed are options of --player hindsight")
+        return None
+    if args.game != "geoffrey":
+        args.player_parser.error(f"--player {args.player} plays Geoffrey only: nothing is hidden in {TITLES[args.game]}")
+    if args.player == "baseline":
+        if any(getattr(args, name, None) is not None for name in ("determinizations", "seed", "node_limit",
+                                                                   "table_bytes")):
+            args.player_parser.error("the baseline player searches nothing: it takes no --determinizations, --seed, "
+                              "--node-limit or --table-bytes")
+        return players.BaselinePlayer()
+    return players.HindsightPlayer(
+        determinizations=args.determinizations or players.DEFAULT_DETERMINIZATIONS,
+        node_limit=args.node_limit or players.DEFAULT_PLAYER_NODE_LIMIT,
+        table_bytes=players.DEFAULT_PLAYER_TABLE_BYTES if args.table_bytes is None else args.table_bytes,
+        seed=args.seed or 0)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``patience play geoffrey N``: play one deal seeing only what a player sees, printing each move.
+
+    Returns 0 when the player wins, 1 when it does not.
+    """
+    state = _position("cpp", args.game, args)
+    player = _player(args)
+    assert player is not None
+    print(f"{TITLES[args.game]}, {_source(args)}, player {player.name}", flush=True)
+    print(_for_terminal(state.to_text(hidden=True)), flush=True)
+    count = 0
+
+    def show(move: Any) -> None:
+        nonlocal count
+        count += 1
+        print(f"{count}. {move}", flush=True)
+
+    played = players.play_game(state, player, on_move=show)
+    players.check_on_reference(state, played)
+    print(f"result   {'won' if played.won else 'lost: no useful move left'}")
+    print(f"moves    {len(played.moves)}")
+    print(f"score    {played.score} cards home")
+    print(f"nodes    {played.nodes:,}")
+    print(f"seconds  {played.seconds:.3f}")
+    return 0 if played.won else 1
+
+
 def cmd_survey(args: argparse.Namespace) -> int:
-    """``patience survey GAME --deals A-B``: solve a range of deals into an SQLite file, resumably."""
-    run = survey.run_survey(args.game, args.deals, db=args.db, jobs=args.jobs, node_limit=args.node_limit,
-                            table_bytes=args.table_bytes, scheduler=args.scheduler)
-    print(f"{TITLES[args.game]}, deals {args.deals.start}-{args.deals.stop - 1}: solved {run.solved:,}, "
-          f"already in {args.db} {run.skipped:,}")
-    for game, version, limit, table in run.other_settings:
+    """``patience survey GAME --deals A-B``: solve (or play, ``--player``) a range of deals into an
+    SQLite file, resumably."""
+    player = _player(args)
+    node_limit = survey.DEFAULT_NODE_LIMIT if args.node_limit is None else args.node_limit
+    table_bytes = DEFAULT_TABLE_BYTES if args.table_bytes is None else args.table_bytes
+    run = survey.run_survey(args.game, args.deals, db=args.db, jobs=args.jobs, node_limit=node_limit,
+                            table_bytes=table_bytes, scheduler=args.scheduler, player=player)
+    print(f"{TITLES[args.game]}, deals {args.deals.start}-{args.deals.stop - 1}: "
+          f"{'solved' if player is None else 'played'} {run.solved:,}, already in {args.db} {run.skipped:,}")
+    for game, version, limit, table, who in run.other_settings:
         print(f"note: {args.db} also holds {TITLES[game]} rows of engine {version}, node limit {limit:,}, "
-              f"table {table:,} bytes; they are kept apart", file=sys.stderr)
+              f"table {table:,} bytes, player {who}; they are kept apart", file=sys.stderr)
     return 0
 
 
@@ -465,20 +535,25 @@ def build_parser() -> argparse.ArgumentParser:
                               help="also write FILE: one self-contained web page stepping through the solution")
     solve_parser.set_defaults(func=cmd_solve, parser=solve_parser)
 
+    play = sub.add_parser("play", help="play a Geoffrey deal seeing only what a player sees (docs/players.md)")
+    play.add_argument("game", choices=["geoffrey"])
+    play.add_argument("deal", type=_deal_number, metavar="N", nargs="?", help="deal number, 0 .. 2**64-1")
+    play.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
+    _add_pysol_option(play)
+    _add_player_options(play, ["hindsight", "baseline"], "hindsight")
+    play.set_defaults(func=cmd_play, parser=play, player_parser=play)
+
     sv = sub.add_parser("survey", help="solve a range of deals into an SQLite file (resumable)")
     sv.add_argument("game", choices=list(REGISTRY))
     sv.add_argument("--deals", type=_deal_range, required=True, metavar="A-B", help="deal numbers A to B inclusive")
     sv.add_argument("--jobs", type=_jobs, metavar="J",
                     help="local worker processes (default: every CPU; 1 solves in this process)")
-    sv.add_argument("--node-limit", type=_node_limit, default=survey.DEFAULT_NODE_LIMIT, metavar="K",
-                    help=f"node limit per deal (default {survey.DEFAULT_NODE_LIMIT:,})")
-    sv.add_argument("--table-bytes", type=_table_bytes, default=DEFAULT_TABLE_BYTES, metavar="B",
-                    help=f"transposition table bytes per solve, 0 for none (default {DEFAULT_TABLE_BYTES:,})")
+    _add_player_options(sv, [survey.THOUGHTFUL, "hindsight", "baseline"], survey.THOUGHTFUL)
     sv.add_argument("--db", default=survey.DEFAULT_DB, metavar="FILE",
                     help=f"SQLite file of results (default {survey.DEFAULT_DB})")
     sv.add_argument("--scheduler", metavar="ADDRESS",
                     help="solve on the Dask cluster at ADDRESS (tcp://HOST:PORT; needs patience-engine[dask])")
-    sv.set_defaults(func=cmd_survey)
+    sv.set_defaults(func=cmd_survey, player_parser=sv)
 
     report = sub.add_parser("report", help="winnability and solver effort from a survey file")
     report.add_argument("db", metavar="FILE", help="survey database written by 'patience survey'")

@@ -3,7 +3,7 @@
 ``run_survey`` solves deals ``A..B`` of one game and writes one ``Row`` per
 deal to a table ``deals`` of an SQLite database, committing each row as soon as
 its deal finishes, so a killed survey loses at most the deals being solved.
-Rows are keyed by game, engine version, node limit, table size and deal. The
+Rows are keyed by game, engine version, node limit, table size, player and deal. The
 engine version is the package version plus a digest of the game's lines of the
 bench signature (``signature.engine_version``), so it changes whenever what
 the engine computes for that game changes. Running again with the same
@@ -27,10 +27,28 @@ Numbers and deal ranges are read and checked by ``patience_engine.limits``.
 
 from .._errors import MissingExtraError
 from ..limits import MAX_SQLITE_INTEGER, MAX_SURVEY_DEAL, parse_deal_range, parse_decimal
-from .execution import DEFAULT_NODE_LIMIT, SurveyRun, check_scheduler_address, default_jobs, run_survey, solve_deal
+from .execution import (
+    DEFAULT_NODE_LIMIT,
+    SurveyRun,
+    check_scheduler_address,
+    default_jobs,
+    play_deal,
+    run_survey,
+    solve_deal,
+)
 from .report import format_report, plot
 from .statistics import Z_95, Summary, percentile, summarize, wilson_interval
-from .store import APPLICATION_ID, DEFAULT_DB, SCHEMA_VERSION, Row, SurveyFileError, close_database, open_database, read_rows
+from .store import (
+    APPLICATION_ID,
+    DEFAULT_DB,
+    SCHEMA_VERSION,
+    THOUGHTFUL,
+    Row,
+    SurveyFileError,
+    close_database,
+    open_database,
+    read_rows,
+)
 
 __all__ = [
     "APPLICATION_ID",
@@ -44,6 +62,7 @@ __all__ = [
     "Summary",
     "SurveyFileError",
     "SurveyRun",
+    "THOUGHTFUL",
     "Z_95",
     "check_scheduler_address",
     "close_database",
@@ -53,6 +72,7 @@ __all__ = [
     "parse_deal_range",
     "parse_decimal",
     "percentile",
+    "play_deal",
     "plot",
     "read_rows",
     "run_survey",

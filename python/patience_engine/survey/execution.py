@@ -31,9 +31,20 @@ from tqdm import tqdm
 from .._errors import MissingExtraError
 from ..games import REGISTRY
 from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int
+from ..players import BaselinePlayer, HindsightPlayer, Player, check_on_reference, play_game
 from ..signature import engine_version
 from ..solver import DEFAULT_TABLE_BYTES, solve
-from .store import DEFAULT_DB, Row, Settings, close_database, done_deals, insert_rows, open_database, other_settings
+from .store import (
+    DEFAULT_DB,
+    THOUGHTFUL,
+    Row,
+    Settings,
+    close_database,
+    done_deals,
+    insert_rows,
+    open_database,
+    other_settings,
+)
 
 DEFAULT_NODE_LIMIT = 10_000_000
 """Node limit per deal used when none is given."""
@@ -48,7 +59,7 @@ class SurveyRun:
     skipped: int
     """Deals of the range already in the database with the same settings."""
     other_settings: Tuple[Settings, ...]
-    """Other (game, engine version, node limit, table bytes) of the same game in the file, kept apart."""
+    """Other (game, engine version, node limit, table bytes, player) of the same game in the file, kept apart."""
 
 
 def solve_deal(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
@@ -61,9 +72,27 @@ def solve_deal(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
                solution.text, solution.proven, engine_version(game), node_limit, table_bytes)
 
 
-def solve_deals(game: str, deals: List[int], node_limit: int, table_bytes: int) -> List[Row]:
-    """``solve_deal`` for each of ``deals`` in turn: one task of a worker, so that short deals do not
-    each pay for a round trip to it."""
+def play_deal(game: str, deal: int, player: Player) -> Row:
+    """Play deal number ``deal`` of ``game`` with the blind ``player`` and return its row (status
+    ``"won"`` or ``"lost"``, the moves played as its solution, ``proven`` False).
+
+    A won game is replayed through the pure-Python reference (``players.check_on_reference``),
+    which must agree; ``RuntimeError`` if it does not (an engine fault).
+    """
+    state = REGISTRY[game].cpp.deal(deal)
+    played = play_game(state, player)
+    if played.won:
+        check_on_reference(state, played)
+    return Row(game, deal, "won" if played.won else "lost", played.score, played.nodes, played.seconds,
+               played.text, False, engine_version(game), player.node_limit, player.table_bytes, player.name)
+
+
+def solve_deals(game: str, deals: List[int], node_limit: int, table_bytes: int,
+                player: Optional[Player] = None) -> List[Row]:
+    """``solve_deal`` (with ``player``: ``play_deal``) for each of ``deals`` in turn: one task of a
+    worker, so that short deals do not each pay for a round trip to it."""
+    if player is not None:
+        return [play_deal(game, deal, player) for deal in deals]
     return [solve_deal(game, deal, node_limit, table_bytes) for deal in deals]
 
 
@@ -148,7 +177,7 @@ def _worker_start(stop: multiprocessing.connection.Connection) -> None:
 
 
 def _worker(link: multiprocessing.connection.Connection, stop: multiprocessing.connection.Connection,
-            game: str, node_limit: int, table_bytes: int) -> None:
+            game: str, node_limit: int, table_bytes: int, player: Optional[Player]) -> None:
     """A local worker process: solve each task (deal numbers) received on ``link``, send back its rows or error.
 
     Returns when the survey process closes ``link``.
@@ -160,17 +189,17 @@ def _worker(link: multiprocessing.connection.Connection, stop: multiprocessing.c
         except EOFError:
             return
         try:
-            result: Any = solve_deals(game, task, node_limit, table_bytes)
+            result: Any = solve_deals(game, task, node_limit, table_bytes, player)
         except Exception as error:  # MemoryError for the table too: the survey process raises it
             result = error
         link.send(result)
 
 
-def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, jobs: int
-                   ) -> Generator[Row, None, None]:
+def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, jobs: int,
+                   player: Optional[Player]) -> Generator[Row, None, None]:
     if jobs == 1:
         for deal in deals:
-            yield solve_deal(game, deal, node_limit, table_bytes)
+            yield from solve_deals(game, [deal], node_limit, table_bytes, player)
         return
     # forkserver/spawn rather than fork: this process has threads (tqdm's monitor), and
     # forking a threaded process can deadlock. Each worker has a pipe of its own rather than a
@@ -196,7 +225,7 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
         for _ in range(jobs):
             link, theirs = context.Pipe()
             in_flight[link] = 0
-            worker = context.Process(target=_worker, args=(theirs, stop_reader, game, node_limit, table_bytes),
+            worker = context.Process(target=_worker, args=(theirs, stop_reader, game, node_limit, table_bytes, player),
                                      name="patience-survey-worker", daemon=True)
             worker.start()
             workers.append(worker)
@@ -279,14 +308,14 @@ def check_scheduler_address(address: str) -> None:
         raise ValueError(f"scheduler address {address!r}: port must be in 1 .. 65535, got {port}")
 
 
-def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, scheduler: str
-                   ) -> Generator[Row, None, None]:
+def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, scheduler: str,
+                   player: Optional[Player]) -> Generator[Row, None, None]:
     distributed = _distributed()
     # The connect timeout is Dask's setting distributed.comm.timeouts.connect (30 s unless configured).
     with distributed.Client(scheduler) as client:
         threads = sum(client.nthreads().values())
         for row in _windowed(
-                lambda task: client.submit(solve_deals, game, task, node_limit, table_bytes, pure=False),
+                lambda task: client.submit(solve_deals, game, task, node_limit, table_bytes, player, pure=False),
                 lambda pending: distributed.wait(pending, return_when="FIRST_COMPLETED"),
                 deals, max(2 * threads, 4)):
             if row.engine_version != engine_version(game):
@@ -297,8 +326,13 @@ def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes
 
 def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[int] = None,
                node_limit: int = DEFAULT_NODE_LIMIT, table_bytes: int = DEFAULT_TABLE_BYTES,
-               scheduler: Optional[str] = None, progress: bool = True) -> SurveyRun:
+               scheduler: Optional[str] = None, progress: bool = True, player: Optional[Player] = None
+               ) -> SurveyRun:
     """Solve the deals of ``deals`` not yet in ``db`` and write one row each, committing as each finishes.
+
+    With ``player`` (a Geoffrey player of ``patience_engine.players``), play each deal with it
+    instead (``play_deal``): its rows are kept apart by its name, and ``node_limit`` and
+    ``table_bytes`` are ignored for the player's own.
 
     ``game`` is a key of ``games.REGISTRY``; ``node_limit`` (nodes, 1 .. 2**63-1) and ``table_bytes`` (bytes,
     0 .. 2**63-1) go to the solver. Deals run in ``jobs`` local processes (default: every CPU; 1 solves in
@@ -320,16 +354,22 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         check_int(jobs, "jobs", 1)
     if scheduler is not None:
         check_scheduler_address(scheduler)
+    if player is not None:
+        if not isinstance(player, (HindsightPlayer, BaselinePlayer)):
+            raise TypeError(f"player must be a HindsightPlayer or BaselinePlayer, got {type(player).__name__}")
+        if game != "geoffrey":
+            raise ValueError(f"a blind player plays Geoffrey only (nothing is hidden in {game})")
+        node_limit, table_bytes = player.node_limit, player.table_bytes
     created = not os.path.exists(db)
     connection = open_database(db, create=True)
     try:
-        settings = (game, engine_version(game), node_limit, table_bytes)
+        settings = (game, engine_version(game), node_limit, table_bytes, THOUGHTFUL if player is None else player.name)
         done = done_deals(connection, settings, deals)
         todo = (deal for deal in deals if deal not in done)
         if scheduler is not None:
-            rows = _solve_on_dask(game, todo, node_limit, table_bytes, scheduler)
+            rows = _solve_on_dask(game, todo, node_limit, table_bytes, scheduler, player)
         else:
-            rows = _solve_locally(game, todo, node_limit, table_bytes, jobs or default_jobs())
+            rows = _solve_locally(game, todo, node_limit, table_bytes, jobs or default_jobs(), player)
         count = deals.stop - deals.start  # len(deals) overflows past 2**63 - 1 deals
         # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
         with contextlib.closing(rows), tqdm(total=count, initial=len(done), desc=game, unit="deal",

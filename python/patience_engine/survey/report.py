@@ -7,18 +7,22 @@ from typing import Dict, List, Sequence
 from .._errors import MissingExtraError
 from ..games import REGISTRY
 from .statistics import Summary, wilson_interval
-from .store import Row, Settings
+from .store import THOUGHTFUL, Row, Settings
 
 
 def format_report(summaries: Sequence[Summary], titles: Dict[str, str]) -> str:
     """The text of ``patience report``: one block per summary; ``titles`` names the games."""
     blocks = []
     for s in summaries:
-        lines = [f"{titles.get(s.game, s.game)}: engine {s.engine_version}, node limit {s.node_limit:,}, "
-                 f"table {s.table_bytes:,} bytes",
+        head = f"{titles.get(s.game, s.game)}: engine {s.engine_version}, node limit {s.node_limit:,}, " \
+               f"table {s.table_bytes:,} bytes"
+        if s.player != THOUGHTFUL:
+            head = f"{head}, blind player {s.player} (won: won by the player; lost: not won by it)"
+        lines = [head,
                  f"  deals {s.deals:,}  won {s.won:,}  lost {s.lost:,}  unknown {s.unknown:,}"]
         if s.winnability is not None and s.interval is not None:
-            lines.append(f"  winnability {100 * s.winnability:.2f}% (95% Wilson interval "
+            what = "winnability" if s.player == THOUGHTFUL else "win rate"
+            lines.append(f"  {what} {100 * s.winnability:.2f}% (95% Wilson interval "
                          f"{100 * s.interval[0]:.2f}% - {100 * s.interval[1]:.2f}%) over {s.won + s.lost:,} resolved deals")
         else:
             lines.append("  winnability - (no resolved deal)")
@@ -54,8 +58,10 @@ def plot(rows: Sequence[Row], path: str, titles: Dict[str, str]) -> None:
     nodes_axes, rate_axes = figure.subplots(1, 2)
     highest = max((r.nodes for r in rows), default=1)
     bins = numpy.geomspace(1, max(highest, 2), 50)
-    for (game, version, limit, _), group in sorted(groups.items()):
+    for (game, version, limit, _, player), group in sorted(groups.items()):
         label = f"{titles.get(game, game)} (limit {limit:,}, engine {version})"
+        if player != THOUGHTFUL:
+            label = f"{label}, {player}"
         nodes_axes.hist([max(r.nodes, 1) for r in group], bins=bins, histtype="step", label=label)
         resolved = [r for r in sorted(group, key=lambda r: r.deal) if r.status != "unknown"]
         if not resolved:

@@ -50,12 +50,14 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 @dataclass(frozen=True)
 class Summary:
-    """The figures of one survey: the rows of one (game, engine version, node limit, table bytes)."""
+    """The figures of one survey: the rows of one (game, engine version, node limit, table bytes, player)."""
 
     game: str
     engine_version: str
     node_limit: int
     table_bytes: int
+    player: str
+    """``"thoughtful"`` for the solver, else a blind player's name (``patience_engine.players``)."""
     deals: int
     won: int
     lost: int
@@ -75,7 +77,7 @@ class Summary:
 
 
 def summarize(rows: Sequence[Row]) -> List[Summary]:
-    """One ``Summary`` per settings (game, engine version, node limit, table bytes) present in ``rows``."""
+    """One ``Summary`` per settings (game, engine version, node limit, table bytes, player) present in ``rows``."""
     groups: Dict[Settings, List[Row]] = {}
     for row in rows:
         groups.setdefault(row.settings, []).append(row)

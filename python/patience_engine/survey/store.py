@@ -1,11 +1,15 @@
 """The survey's SQLite store: one row per solved deal, durable as soon as it is written.
 
-Rows are keyed by game, engine version, node limit, table size and deal. A
+Rows are keyed by game, engine version, node limit, table size, player and
+deal (the player is ``"thoughtful"`` for the solver, which sees every card,
+else the text of a blind player of ``patience_engine.players``). A
 file is written only if it does not exist yet (it is then created whole,
 under a temporary name first, with the mode any new file gets: 0666 less the
 umask) or is already a survey database (SQLite application id
 ``APPLICATION_ID``, schema version ``SCHEMA_VERSION``); anything else raises
-``SurveyFileError`` before a byte is written. Each row is committed on its
+``SurveyFileError`` before a byte is written; a file of schema version 1
+(before the player column) is read as thoughtful rows, and is upgraded in one
+transaction when opened for writing. Each row is committed on its
 own (WAL journal, ``synchronous=NORMAL``), so a survey killed at any moment,
 ``kill -9`` included, loses at most the deals being solved; only a power cut
 or an operating-system crash can also lose the last commits (their deals are
@@ -33,11 +37,13 @@ DEFAULT_DB = "patience-survey.sqlite"
 """The database file used when none is given."""
 APPLICATION_ID = 0x50415453  # "PATS" in ASCII
 """SQLite ``PRAGMA application_id`` that marks a survey database."""
-SCHEMA_VERSION = 1
-"""SQLite ``PRAGMA user_version`` of the schema this module writes."""
+SCHEMA_VERSION = 2
+"""SQLite ``PRAGMA user_version`` of the schema this module writes (1: no player column)."""
+THOUGHTFUL = "thoughtful"
+"""The player of a solver's rows: it sees the face-down cards (docs/rules.md "Geoffrey")."""
 
-Settings = Tuple[str, str, int, int]
-"""The game, engine version, node limit and table bytes that the rows of one survey share."""
+Settings = Tuple[str, str, int, int, str]
+"""The game, engine version, node limit, table bytes and player that the rows of one survey share."""
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _SCHEMA = """
@@ -53,9 +59,11 @@ CREATE TABLE deals (
     engine_version TEXT NOT NULL,
     node_limit INTEGER NOT NULL,
     table_bytes INTEGER NOT NULL,
-    PRIMARY KEY (game, engine_version, node_limit, table_bytes, deal)
+    player TEXT NOT NULL,
+    PRIMARY KEY (game, engine_version, node_limit, table_bytes, player, deal)
 );
 """
+_VERSION_1_COLUMNS = 11  # the columns before ``player``
 
 
 class SurveyFileError(ValueError):
@@ -63,29 +71,32 @@ class SurveyFileError(ValueError):
 
 
 class Row(NamedTuple):
-    """One solved deal, as stored in the ``deals`` table."""
+    """One solved or played deal, as stored in the ``deals`` table."""
 
     game: str
     deal: int
     status: str
-    """``"won"``, ``"lost"`` or ``"unknown"`` (the node limit was reached)."""
+    """``"won"``, ``"lost"`` or ``"unknown"`` (the node limit was reached). A player's game is won or lost."""
     score: int
     nodes: int
-    """Positions the solver expanded."""
+    """Positions the solver (a player: all its solves) expanded."""
     seconds: float
-    """Wall-clock seconds of the solve."""
+    """Wall-clock seconds of the solve or game."""
     solution: str
-    """The solution's move texts joined by spaces."""
+    """The solution's move texts joined by spaces; a player's: the moves it played."""
     proven: bool
-    """The search finished: the status, and for Germaine the score, are the best there is."""
+    """The search finished: the status, and for Germaine the score, are the best there is (never for a player)."""
     engine_version: str
     node_limit: int
+    """Node limit of the solve (a player: of each of its solves)."""
     table_bytes: int
+    player: str = THOUGHTFUL
+    """``THOUGHTFUL`` for the solver, else a blind player's ``name`` (``patience_engine.players``)."""
 
     @property
     def settings(self) -> Settings:
-        """(game, engine version, node limit, table bytes): the rows of one survey share these."""
-        return (self.game, self.engine_version, self.node_limit, self.table_bytes)
+        """(game, engine version, node limit, table bytes, player): the rows of one survey share these."""
+        return (self.game, self.engine_version, self.node_limit, self.table_bytes, self.player)
 
 
 def _check_header(path: str) -> None:
@@ -100,9 +111,13 @@ def _check_header(path: str) -> None:
     if application_id != APPLICATION_ID:
         raise SurveyFileError(f"{path} is an SQLite database of another application "
                               f"(application_id {application_id:#x}, expected {APPLICATION_ID:#x}); left untouched")
-    if user_version != SCHEMA_VERSION:
+    if user_version not in (1, SCHEMA_VERSION):
         raise SurveyFileError(f"{path} has survey schema version {user_version}, this engine reads "
                               f"{SCHEMA_VERSION}; left untouched")
+
+
+def _schema_version(connection: sqlite3.Connection) -> int:
+    return int(connection.execute("PRAGMA user_version").fetchone()[0])
 
 
 def _check_contents(connection: sqlite3.Connection, path: str) -> None:
@@ -114,7 +129,10 @@ def _check_contents(connection: sqlite3.Connection, path: str) -> None:
         raise SurveyFileError(f"{path} is corrupt ({error}); left untouched") from None
     if problems != ["ok"]:
         raise SurveyFileError(f"{path} is corrupt ({'; '.join(problems[:3])}); left untouched")
-    if columns != list(Row._fields):
+    expected = list(Row._fields)
+    if _schema_version(connection) == 1:
+        expected = expected[:_VERSION_1_COLUMNS]
+    if columns != expected:
         raise SurveyFileError(f"{path} has no deals table of the expected columns; left untouched")
 
 
@@ -169,9 +187,12 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
         raise
     if not create:
         return reader
+    version = _schema_version(reader)
     reader.close()
     connection = sqlite3.connect(path)
     try:
+        if version == 1:
+            _upgrade(connection)
         # WAL: a commit appends to the log rather than rewriting pages. NORMAL leaves the sync to
         # checkpoints: a commit is in the file system at once, so it survives the process's death,
         # without waiting for the disk (a wait longer than many a deal takes).
@@ -184,6 +205,20 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
         connection.close()
         raise OSError(f"{path}: cannot write the survey database ({error})") from None
     return connection
+
+
+def _upgrade(connection: sqlite3.Connection) -> None:
+    """Rewrite a schema-1 ``deals`` table with the player column, all its rows thoughtful, in one transaction."""
+    old = ", ".join(Row._fields[:_VERSION_1_COLUMNS])
+    connection.executescript(f"""
+        BEGIN IMMEDIATE;
+        ALTER TABLE deals RENAME TO deals_version_1;
+        {_SCHEMA}
+        INSERT INTO deals SELECT {old}, '{THOUGHTFUL}' FROM deals_version_1;
+        DROP TABLE deals_version_1;
+        PRAGMA user_version = {SCHEMA_VERSION};
+        COMMIT;
+    """)
 
 
 def _open_read_only(path: str) -> sqlite3.Connection:
@@ -240,15 +275,15 @@ def insert_rows(connection: sqlite3.Connection, rows: Iterable[Row]) -> None:
 
 def done_deals(connection: sqlite3.Connection, settings: Settings, deals: range) -> Set[int]:
     query = ("SELECT deal FROM deals WHERE game = ? AND engine_version = ? AND node_limit = ? "
-             "AND table_bytes = ? AND deal BETWEEN ? AND ?")
+             "AND table_bytes = ? AND player = ? AND deal BETWEEN ? AND ?")
     return {r[0] for r in connection.execute(query, (*settings, deals.start, deals.stop - 1))}
 
 
 def other_settings(connection: sqlite3.Connection, settings: Settings
                     ) -> Tuple[Settings, ...]:
-    query = ("SELECT DISTINCT game, engine_version, node_limit, table_bytes FROM deals WHERE game = ? "
-             "ORDER BY engine_version, node_limit, table_bytes")
-    found = [(str(g), str(v), int(n), int(t)) for g, v, n, t in connection.execute(query, settings[:1])]
+    query = ("SELECT DISTINCT game, engine_version, node_limit, table_bytes, player FROM deals WHERE game = ? "
+             "ORDER BY engine_version, node_limit, table_bytes, player")
+    found = [(str(g), str(v), int(n), int(t), str(p)) for g, v, n, t, p in connection.execute(query, settings[:1])]
     return tuple(other for other in found if other != settings)
 
 
@@ -259,8 +294,12 @@ def read_rows(path: str) -> List[Row]:
     """
     connection = open_database(path, create=False)
     try:
-        query = f"SELECT {', '.join(Row._fields)} FROM deals ORDER BY game, engine_version, node_limit, table_bytes, deal"
-        return [Row._make(r[:7] + (bool(r[7]),) + r[8:]) for r in connection.execute(query)]
+        # A schema-1 file has no player column: its rows are thoughtful.
+        columns = Row._fields if _schema_version(connection) == SCHEMA_VERSION else Row._fields[:_VERSION_1_COLUMNS]
+        order = [f for f in ("game", "engine_version", "node_limit", "table_bytes", "player", "deal") if f in columns]
+        query = f"SELECT {', '.join(columns)} FROM deals ORDER BY {', '.join(order)}"
+        player = () if "player" in columns else (THOUGHTFUL,)
+        return [Row._make((*r[:7], bool(r[7]), *r[8:], *player)) for r in connection.execute(query)]
     except sqlite3.DatabaseError as error:
         raise SurveyFileError(f"{path} is corrupt ({error})") from None
     finally:
