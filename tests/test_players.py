@@ -277,3 +277,22 @@ def test_play_and_survey_refuse_options_that_do_not_fit(argv: List[str], message
         main(argv)
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_report_sets_a_blind_survey_beside_the_solver_on_the_same_deals(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blind, solved = str(tmp_path / "blind.sqlite"), str(tmp_path / "solved.sqlite")
+    survey.run_survey("geoffrey", range(1, 13), db=blind, jobs=1, progress=False, player=BaselinePlayer())
+    survey.run_survey("geoffrey", range(3, 21), db=solved, jobs=1, progress=False, node_limit=10**6,
+                      table_bytes=1 << 22)
+    rows = survey.read_rows(blind) + survey.read_rows(solved)
+    won = {r.deal for r in rows if r.player == survey.THOUGHTFUL and r.status == "won" and r.deal <= 12}
+    played = {r.deal for r in rows if r.player == "baseline" and r.status == "won" and r.deal >= 3}
+    assert all(r.status != "unknown" for r in rows) and played <= won and won
+    [compared] = survey.compare_with_thoughtful(rows)
+    assert (compared.deals, compared.thoughtful_won, compared.player_won, compared.player_won_of_thoughtful_won) == \
+        (10, len(won), len(played), len(played))
+    assert main(["report", blind, solved]) == 0
+    out = capsys.readouterr().out
+    assert f"thoughtful solver on the same 10 deals: won {len(won)} ({100 * len(won) / 10:.2f}%" in out
+    assert f"the player won {len(played)} of the {len(won)} deals the solver won" in out

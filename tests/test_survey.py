@@ -681,3 +681,23 @@ def test_report_works_on_a_file_and_directory_it_cannot_write(tmp_path: Path) ->
         place.chmod(0o755)
         if root:
             shutil.rmtree(place)
+
+
+def test_only_unknown_solves_just_the_deals_left_unknown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "g.sqlite")
+    survey.run_survey("germaine", range(1, 9), db=db, jobs=1, node_limit=200, table_bytes=TABLE_BYTES,
+                      progress=False)
+    survey.run_survey("germaine", range(5, 9), db=db, jobs=1, node_limit=20_000, table_bytes=TABLE_BYTES,
+                      progress=False)
+    first = {r.deal: r.status for r in survey.read_rows(db) if r.node_limit == 200}
+    settled_later = {r.deal for r in survey.read_rows(db) if r.node_limit == 20_000 and r.status != "unknown"}
+    unknown = {d for d, status in first.items() if status == "unknown"} - settled_later
+    assert 0 < len(unknown) < 8, "the test needs both kinds of deal"
+    assert main(["survey", "germaine", "--deals", "1-9", "--only-unknown", "--node-limit", "2000000", "--jobs", "1",
+                 "--table-bytes", str(TABLE_BYTES), "--db", db]) == 0
+    again = {r.deal for r in survey.read_rows(db) if r.node_limit == 2_000_000}
+    assert again == unknown, "only the deals no row settles, deal 9 (no row at all) not"
+    assert f"solved {len(unknown):,}, already in {db} {9 - len(unknown):,}" in capsys.readouterr().out
+    run = survey.run_survey("germaine", range(1, 10), db=db, jobs=1, node_limit=2_000_000, table_bytes=TABLE_BYTES,
+                            progress=False, only_unknown=True)
+    assert (run.solved, run.skipped) == (0, 9), "a rerun finds them done"

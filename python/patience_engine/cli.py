@@ -458,7 +458,8 @@ def cmd_survey(args: argparse.Namespace) -> int:
     node_limit = survey.DEFAULT_NODE_LIMIT if args.node_limit is None else args.node_limit
     table_bytes = DEFAULT_TABLE_BYTES if args.table_bytes is None else args.table_bytes
     run = survey.run_survey(args.game, args.deals, db=args.db, jobs=args.jobs, node_limit=node_limit,
-                            table_bytes=table_bytes, scheduler=args.scheduler, player=player)
+                            table_bytes=table_bytes, scheduler=args.scheduler, player=player,
+                            only_unknown=args.only_unknown)
     print(f"{TITLES[args.game]}, deals {args.deals.start}-{args.deals.stop - 1}: "
           f"{'solved' if player is None else 'played'} {run.solved:,}, already in {args.db} {run.skipped:,}")
     for game, version, limit, table, who in run.other_settings:
@@ -468,9 +469,11 @@ def cmd_survey(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """``patience report FILE``: winnability and solver effort per survey in a survey database."""
-    rows = survey.read_rows(args.db)
-    print(survey.format_report(survey.summarize(rows), TITLES) if rows else f"{args.db}: no rows")
+    """``patience report FILE...``: winnability and solver effort per survey in survey databases, and
+    each blind player's survey beside the thoughtful solver's on the same deals."""
+    rows = [row for db in args.db for row in survey.read_rows(db)]
+    print(survey.format_report(survey.summarize(rows), TITLES, survey.compare_with_thoughtful(rows))
+          if rows else f"{', '.join(args.db)}: no rows")
     if args.plot is not None:
         survey.plot(rows, args.plot, TITLES)
     return 0
@@ -551,12 +554,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_player_options(sv, [survey.THOUGHTFUL, "hindsight", "baseline"], survey.THOUGHTFUL)
     sv.add_argument("--db", default=survey.DEFAULT_DB, metavar="FILE",
                     help=f"SQLite file of results (default {survey.DEFAULT_DB})")
+    sv.add_argument("--only-unknown", action="store_true",
+                    help="solve only the deals of the range that FILE leaves unknown under other limits "
+                    "(same game, engine and player), e.g. again with a larger --node-limit")
     sv.add_argument("--scheduler", metavar="ADDRESS",
                     help="solve on the Dask cluster at ADDRESS (tcp://HOST:PORT; needs patience-engine[dask])")
     sv.set_defaults(func=cmd_survey, player_parser=sv)
 
     report = sub.add_parser("report", help="winnability and solver effort from a survey file")
-    report.add_argument("db", metavar="FILE", help="survey database written by 'patience survey'")
+    report.add_argument("db", metavar="FILE", nargs="+",
+                        help="survey databases written by 'patience survey', read together")
     report.add_argument("--plot", metavar="PNG",
                         help="also draw nodes per deal and winnability to PNG (needs patience-engine[plot])")
     report.set_defaults(func=cmd_report)

@@ -37,7 +37,7 @@ from .execution import (
     solve_deal,
 )
 from .report import format_report, plot
-from .statistics import Z_95, Summary, percentile, summarize, wilson_interval
+from .statistics import Z_95, Comparison, Summary, compare_with_thoughtful, percentile, summarize, wilson_interval
 from .store import (
     APPLICATION_ID,
     DEFAULT_DB,
@@ -57,6 +57,7 @@ __all__ = [
     "MAX_SQLITE_INTEGER",
     "MAX_SURVEY_DEAL",
     "SCHEMA_VERSION",
+    "Comparison",
     "MissingExtraError",
     "Row",
     "Summary",
@@ -66,6 +67,7 @@ __all__ = [
     "Z_95",
     "check_scheduler_address",
     "close_database",
+    "compare_with_thoughtful",
     "default_jobs",
     "format_report",
     "open_database",

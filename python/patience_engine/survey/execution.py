@@ -44,6 +44,7 @@ from .store import (
     insert_rows,
     open_database,
     other_settings,
+    unsettled_deals,
 )
 
 DEFAULT_NODE_LIMIT = 10_000_000
@@ -326,13 +327,17 @@ def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes
 
 def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[int] = None,
                node_limit: int = DEFAULT_NODE_LIMIT, table_bytes: int = DEFAULT_TABLE_BYTES,
-               scheduler: Optional[str] = None, progress: bool = True, player: Optional[Player] = None
-               ) -> SurveyRun:
+               scheduler: Optional[str] = None, progress: bool = True, player: Optional[Player] = None,
+               only_unknown: bool = False) -> SurveyRun:
     """Solve the deals of ``deals`` not yet in ``db`` and write one row each, committing as each finishes.
 
     With ``player`` (a Geoffrey player of ``patience_engine.players``), play each deal with it
     instead (``play_deal``): its rows are kept apart by its name, and ``node_limit`` and
     ``table_bytes`` are ignored for the player's own.
+
+    With ``only_unknown``, only the deals of ``deals`` that the file's rows of the same game, engine
+    version and player leave unknown under other limits are solved (``store.unsettled_deals``): the
+    way to settle them with a larger ``node_limit``. ``skipped`` then counts the rest of the range.
 
     ``game`` is a key of ``games.REGISTRY``; ``node_limit`` (nodes, 1 .. 2**63-1) and ``table_bytes`` (bytes,
     0 .. 2**63-1) go to the solver. Deals run in ``jobs`` local processes (default: every CPU; 1 solves in
@@ -365,19 +370,23 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
     try:
         settings = (game, engine_version(game), node_limit, table_bytes, THOUGHTFUL if player is None else player.name)
         done = done_deals(connection, settings, deals)
-        todo = (deal for deal in deals if deal not in done)
+        count = deals.stop - deals.start  # len(deals) overflows past 2**63 - 1 deals
+        skipped = len(done)
+        todo: Iterable[int] = (deal for deal in deals if deal not in done)
+        if only_unknown:
+            todo = sorted(unsettled_deals(connection, settings, deals) - done)
+            skipped = count - len(todo)
         if scheduler is not None:
             rows = _solve_on_dask(game, todo, node_limit, table_bytes, scheduler, player)
         else:
             rows = _solve_locally(game, todo, node_limit, table_bytes, jobs or default_jobs(), player)
-        count = deals.stop - deals.start  # len(deals) overflows past 2**63 - 1 deals
         # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
-        with contextlib.closing(rows), tqdm(total=count, initial=len(done), desc=game, unit="deal",
+        with contextlib.closing(rows), tqdm(total=count, initial=skipped, desc=game, unit="deal",
                                             disable=not progress, file=sys.stderr) as bar:
             for row in rows:
                 insert_rows(connection, [row])
                 bar.update()
-        run = SurveyRun(count - len(done), len(done), other_settings(connection, settings))
+        run = SurveyRun(count - skipped, skipped, other_settings(connection, settings))
     except BaseException:
         # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early.
         empty = created and connection.execute("SELECT 1 FROM deals LIMIT 1").fetchone() is None

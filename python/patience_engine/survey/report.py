@@ -6,12 +6,15 @@ from typing import Dict, List, Sequence
 
 from .._errors import MissingExtraError
 from ..games import REGISTRY
-from .statistics import Summary, wilson_interval
+from .statistics import Comparison, Summary, wilson_interval
 from .store import THOUGHTFUL, Row, Settings
 
 
-def format_report(summaries: Sequence[Summary], titles: Dict[str, str]) -> str:
-    """The text of ``patience report``: one block per summary; ``titles`` names the games."""
+def format_report(summaries: Sequence[Summary], titles: Dict[str, str],
+                  comparisons: Sequence[Comparison] = ()) -> str:
+    """The text of ``patience report``: one block per summary; ``titles`` names the games; a blind
+    survey's block ends with its comparison with the thoughtful solver, if ``comparisons`` has one."""
+    beside = {c.settings: c for c in comparisons}
     blocks = []
     for s in summaries:
         head = f"{titles.get(s.game, s.game)}: engine {s.engine_version}, node limit {s.node_limit:,}, " \
@@ -36,6 +39,16 @@ def format_report(summaries: Sequence[Summary], titles: Dict[str, str]) -> str:
         if s.game in REGISTRY and REGISTRY[s.game].played_for_score:
             lines.append(f"  score distribution (score: deals; {s.proven_scores:,} of {s.deals:,} proven best): "
                          + ", ".join(f"{score}: {n}" for score, n in s.scores))
+        compared = beside.get((s.game, s.engine_version, s.node_limit, s.table_bytes, s.player))
+        if compared is not None:
+            low, high = wilson_interval(compared.thoughtful_won, compared.deals)
+            lines.append(f"  thoughtful solver on the same {compared.deals:,} deals: won {compared.thoughtful_won:,} "
+                         f"({100 * compared.thoughtful_won / compared.deals:.2f}%, 95% Wilson interval "
+                         f"{100 * low:.2f}% - {100 * high:.2f}%)")
+            if compared.thoughtful_won:
+                share = compared.player_won_of_thoughtful_won / compared.thoughtful_won
+                lines.append(f"  the player won {compared.player_won_of_thoughtful_won:,} of the "
+                             f"{compared.thoughtful_won:,} deals the solver won ({100 * share:.2f}%)")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 

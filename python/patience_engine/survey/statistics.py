@@ -7,7 +7,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .store import Row, Settings
+from .store import THOUGHTFUL, Row, Settings
 
 Z_95 = statistics.NormalDist().inv_cdf(0.975)
 """The standard normal quantile of a two-sided 95% interval (1.95996...)."""
@@ -98,3 +98,46 @@ def summarize(rows: Sequence[Row]) -> List[Summary]:
             seconds_median=statistics.median(seconds), seconds_p99=percentile(seconds, 99),
             scores=tuple(sorted(scores.items())), proven_scores=sum(1 for r in group if r.proven)))
     return summaries
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A blind player's survey beside the thoughtful solver's verdicts on the same deals."""
+
+    settings: Settings
+    """The blind survey's (game, engine version, node limit, table bytes, player)."""
+    deals: int
+    """Deals with a row of the player and a settled (won or proven lost) thoughtful row."""
+    thoughtful_won: int
+    """Of those, the deals the solver won."""
+    player_won: int
+    """Of those, the deals the player won."""
+    player_won_of_thoughtful_won: int
+    """Of the deals the solver won, those the player won too."""
+
+
+def compare_with_thoughtful(rows: Sequence[Row]) -> List[Comparison]:
+    """One ``Comparison`` per blind survey in ``rows`` for which thoughtful rows of the same game and
+    engine version settle some of its deals (any node limit; a deal won under one limit counts as won).
+
+    A player can only win a deal the solver wins, so ``player_won_of_thoughtful_won`` equals
+    ``player_won``, unless the solver is wrong (an engine fault); both are kept so that shows.
+    """
+    settled: Dict[Tuple[str, str, int], bool] = {}
+    for r in rows:
+        if r.player == THOUGHTFUL and r.status != "unknown":
+            key = (r.game, r.engine_version, r.deal)
+            settled[key] = settled.get(key, False) or r.status == "won"
+    blind: Dict[Settings, List[Row]] = {}
+    for r in rows:
+        if r.player != THOUGHTFUL:
+            blind.setdefault(r.settings, []).append(r)
+    comparisons = []
+    for settings, group in sorted(blind.items()):
+        pairs = [(settled[key], r.status == "won") for r in group
+                 if (key := (r.game, r.engine_version, r.deal)) in settled]
+        if pairs:
+            comparisons.append(Comparison(
+                settings, len(pairs), sum(t for t, _ in pairs), sum(p for _, p in pairs),
+                sum(t and p for t, p in pairs)))
+    return comparisons

@@ -279,6 +279,15 @@ def done_deals(connection: sqlite3.Connection, settings: Settings, deals: range)
     return {r[0] for r in connection.execute(query, (*settings, deals.start, deals.stop - 1))}
 
 
+def unsettled_deals(connection: sqlite3.Connection, settings: Settings, deals: range) -> Set[int]:
+    """The deals of ``deals`` that rows of the same game, engine version and player as ``settings``
+    (any node limit or table size) leave unknown, none of them settling it (won or lost)."""
+    query = ("SELECT deal FROM deals WHERE game = ? AND engine_version = ? AND player = ? AND deal BETWEEN ? AND ? "
+             "GROUP BY deal HAVING max(status != 'unknown') = 0")
+    game, version, _, _, player = settings
+    return {r[0] for r in connection.execute(query, (game, version, player, deals.start, deals.stop - 1))}
+
+
 def other_settings(connection: sqlite3.Connection, settings: Settings
                     ) -> Tuple[Settings, ...]:
     query = ("SELECT DISTINCT game, engine_version, node_limit, table_bytes, player FROM deals WHERE game = ? "
