@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import sqlite3
 from pathlib import Path
 from typing import Any, List, Optional, Tuple
@@ -110,9 +111,12 @@ def test_the_players_choices_depend_only_on_what_they_have_seen() -> None:
 
 def test_a_fixed_seed_plays_the_same_game() -> None:
     state = Geoffrey.deal(4)
-    first = play_game(state, HindsightPlayer(seed=5, **FAST))
-    again = play_game(state, HindsightPlayer(seed=5, **FAST))
-    assert (first.moves, first.won, first.nodes) == (again.moves, again.won, again.nodes)
+    player = HindsightPlayer(seed=5, **FAST)
+    first = play_game(state, player)
+    copied = pickle.loads(pickle.dumps(player))  # as a survey sends it to its workers, mid-game state dropped
+    assert copied == HindsightPlayer(seed=5, **FAST)
+    for again in (play_game(state, HindsightPlayer(seed=5, **FAST)), play_game(state, copied)):
+        assert (first.moves, first.won, first.nodes) == (again.moves, again.won, again.nodes)
     assert state.to_text() == Geoffrey.deal(4).to_text(), "play_game leaves its state alone"
 
 

@@ -701,3 +701,21 @@ def test_only_unknown_solves_just_the_deals_left_unknown(tmp_path: Path, capsys:
     run = survey.run_survey("germaine", range(1, 10), db=db, jobs=1, node_limit=2_000_000, table_bytes=TABLE_BYTES,
                             progress=False, only_unknown=True)
     assert (run.solved, run.skipped) == (0, 9), "a rerun finds them done"
+
+
+def test_report_of_files_repeating_a_survey_checks_that_they_agree(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
+    survey.run_survey("geoffrey", range(1, 9), db=first, jobs=1, **SETTINGS)
+    survey.run_survey("geoffrey", range(5, 13), db=second, jobs=2, **SETTINGS)
+    assert main(["report", first, second]) == 0
+    out = capsys.readouterr().out
+    assert "deals 12  won" in out, "each deal counted once"
+    assert "repeated rows: 4 deals appear in more than one file with the same settings; 4 agree" in out
+    connection = sqlite3.connect(second)
+    with connection:
+        connection.execute("UPDATE deals SET nodes = nodes + 1 WHERE deal = 6")
+    connection.close()
+    assert main(["report", first, second]) == 1
+    out = capsys.readouterr().out
+    assert "3 agree in every field but seconds, 1 do not" in out and "Geoffrey deal 6: nodes differ" in out

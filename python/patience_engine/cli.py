@@ -1,7 +1,9 @@
 """The ``patience`` command: deals, perft, pictures, solving and surveys from the shell.
 
 Exit codes: 0 success (``solve``: the deal is won), 1 ``perft``: the
-implementations disagree, ``solve``: proven lost, 2 bad usage or input
+implementations disagree, ``solve``: proven lost, ``play``: the player did
+not win, ``report``: two files hold different rows for one deal and
+settings, 2 bad usage or input
 (including a file that is not a survey database, an unreachable Dask
 scheduler, a table too big for memory, or a missing optional extra), 3
 ``solve``: unknown (a node or time limit was reached first), 130 interrupted
@@ -471,12 +473,20 @@ def cmd_survey(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """``patience report FILE...``: winnability and solver effort per survey in survey databases, and
     each blind player's survey beside the thoughtful solver's on the same deals."""
-    rows = [row for db in args.db for row in survey.read_rows(db)]
+    merged = survey.merge_rows([row for db in args.db for row in survey.read_rows(db)])
+    rows = merged.rows
     print(survey.format_report(survey.summarize(rows), TITLES, survey.compare_with_thoughtful(rows))
           if rows else f"{', '.join(args.db)}: no rows")
+    if merged.agreeing or merged.disagreeing:
+        print(f"\nrepeated rows: {merged.agreeing + len(merged.disagreeing):,} deals appear in more than one file "
+              f"with the same settings; {merged.agreeing:,} agree in every field but seconds, "
+              f"{len(merged.disagreeing):,} do not")
+        for first, repeat in merged.disagreeing[:10]:
+            fields = [f for f in survey.Row._fields if f != "seconds" and getattr(first, f) != getattr(repeat, f)]
+            print(f"  {TITLES.get(first.game, first.game)} deal {first.deal}: {', '.join(fields)} differ")
     if args.plot is not None:
         survey.plot(rows, args.plot, TITLES)
-    return 0
+    return 1 if merged.disagreeing else 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

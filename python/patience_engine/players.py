@@ -116,6 +116,8 @@ class BaselinePlayer:
     """It solves nothing: no node limit ..."""
     table_bytes = 0
     """... and no table."""
+    nodes = 0
+    """Positions its solves expanded: none."""
 
     def new_game(self, state: _core.Geoffrey) -> None:
         """Start a game from ``state`` (nothing to remember)."""
@@ -127,8 +129,6 @@ class BaselinePlayer:
 
     def played(self, state: _core.Geoffrey, move: _core.GeoffreyMove) -> None:
         """``move`` was played; ``state`` is the position after it."""
-
-    nodes = 0
 
 
 @dataclass
@@ -180,6 +180,13 @@ class HindsightPlayer:
         check_int(self.node_limit, "node limit", 1)
         check_int(self.table_bytes, "table bytes", 0, MAX_TABLE_BYTES)
         check_int(self.seed, "seed", 0, _MASK64)
+
+    def __getstate__(self) -> Dict[str, int]:
+        # A game in progress holds C++ positions, which do not pickle: a pickled player starts afresh.
+        return {name: getattr(self, name) for name in ("determinizations", "node_limit", "table_bytes", "seed")}
+
+    def __setstate__(self, state: Dict[str, int]) -> None:
+        self.__init__(**state)  # type: ignore[misc]
 
     @property
     def name(self) -> str:

@@ -37,7 +37,17 @@ from .execution import (
     solve_deal,
 )
 from .report import format_report, plot
-from .statistics import Z_95, Comparison, Summary, compare_with_thoughtful, percentile, summarize, wilson_interval
+from .statistics import (
+    Z_95,
+    Comparison,
+    Merged,
+    Summary,
+    compare_with_thoughtful,
+    merge_rows,
+    percentile,
+    summarize,
+    wilson_interval,
+)
 from .store import (
     APPLICATION_ID,
     DEFAULT_DB,
@@ -58,6 +68,7 @@ __all__ = [
     "MAX_SURVEY_DEAL",
     "SCHEMA_VERSION",
     "Comparison",
+    "Merged",
     "MissingExtraError",
     "Row",
     "Summary",
@@ -70,6 +81,7 @@ __all__ = [
     "compare_with_thoughtful",
     "default_jobs",
     "format_report",
+    "merge_rows",
     "open_database",
     "parse_deal_range",
     "parse_decimal",

@@ -141,3 +141,35 @@ def compare_with_thoughtful(rows: Sequence[Row]) -> List[Comparison]:
                 settings, len(pairs), sum(t for t, _ in pairs), sum(p for _, p in pairs),
                 sum(t and p for t, p in pairs)))
     return comparisons
+
+
+@dataclass(frozen=True)
+class Merged:
+    """Rows read from several files, each (settings, deal) once."""
+
+    rows: List[Row]
+    """The first row of each (settings, deal), in the order read."""
+    agreeing: int
+    """Rows dropped as repeats equal to the kept row in every field but ``seconds``."""
+    disagreeing: List[Tuple[Row, Row]]
+    """(kept row, repeat) pairs that differ in more than ``seconds``: one engine version computed two
+    results for one deal, which a deterministic engine never does (a fault, or a file edited by hand)."""
+
+
+def merge_rows(rows: Sequence[Row]) -> Merged:
+    """Keep one row per (settings, deal) of ``rows``; check every repeat against it, ``seconds`` aside.
+
+    A survey run twice (in two files, locally and on a Dask cluster) must give the same rows.
+    """
+    kept: Dict[Tuple[Settings, int], Row] = {}
+    agreeing = 0
+    disagreeing = []
+    for row in rows:
+        first = kept.setdefault((row.settings, row.deal), row)
+        if first is row:
+            continue
+        if first._replace(seconds=0.0) == row._replace(seconds=0.0):
+            agreeing += 1
+        else:
+            disagreeing.append((first, row))
+    return Merged(list(kept.values()), agreeing, disagreeing)
