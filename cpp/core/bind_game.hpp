@@ -476,8 +476,8 @@ void bind_rl(py::class_<typename G::Move>& move, py::class_<PyState<G>>& cls) {
           "legal_actions",
           [](const State& s) {
             Move moves[G::kMaxMoves];
-            int actions[G::kMaxMoves];
-            const int n = legal_in_action_order(s.pos, moves, actions);
+            StoredAction actions[G::kMaxMoves];
+            const int n = s.pos.generate_by_action(moves, actions);
             // A list of ints: indexing it gives Python ints, which play() takes at once.
             py::list out(n);
             for (int i = 0; i < n; ++i) PyList_SET_ITEM(out.ptr(), i, PyLong_FromLong(actions[i]));
@@ -649,8 +649,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           "legal_moves",
           [](const State& s) {
             Move moves[G::kMaxMoves];
-            int actions[G::kMaxMoves];
-            const int n = legal_in_action_order(s.pos, moves, actions);
+            StoredAction actions[G::kMaxMoves];
+            const int n = s.pos.generate_by_action(moves, actions);
             return std::vector<Move>(moves, moves + n);
           },
           "The legal moves of the position, as a list of moves in ascending action order.")
