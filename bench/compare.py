@@ -27,8 +27,8 @@ under ``valgrind --tool=callgrind`` and prints per workload both sides'
 instructions, the ratio and instructions per node; it fails when a ratio
 exceeds 1 + ``--threshold``/100 (default 1%: counts of one build repeat
 within a few instructions, so this needs no rounds). ``--quick`` counts the
-set CI runs (every game's perft, make/unmake walk, solver and Python loop),
-``-k`` those whose names contain TEXT. ``--accept-slower-from REV`` lets
+set CI runs (every game's perft, make/unmake walk, solver, Python loops,
+batched step and playouts), ``-k`` those whose names contain TEXT. ``--accept-slower-from REV`` lets
 through a rise in a workload that commit REV's message names in a line
 ``Slower: <workload>: <reason>``. Without valgrind on PATH it fails at once.
 

@@ -14,8 +14,10 @@ compares two builds with it. ``instructions_per_node()`` gives
 ``bench/table.py`` the figures for docs/results.md.
 
 A node is a perft leaf for perft, a position expanded for the solver, a move
-played (``play``) for the Python loops, a slot step for the batched stepping
-(``VectorGame.step``), and a deal for the Royal Marriage survey.
+played (``play``) for the Python loops (the perft walk by ``Move`` objects and
+the random loop by int actions), a slot step for the batched stepping
+(``VectorGame.step``), a move made for ``playouts``, and a deal for the Royal
+Marriage survey.
 
 How only the workload is counted: one child process under callgrind imports
 and sets up in its main thread, then runs each workload alone in a thread of
@@ -37,6 +39,7 @@ import gc
 import json
 import os
 import platform
+import random
 import shutil
 import subprocess
 import sys
@@ -49,17 +52,22 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 VALGRIND_MISSING = ("valgrind is not on PATH: instruction counts need valgrind --tool=callgrind "
                     "(Debian: apt-get install valgrind)")
 
+# The seed of the playouts workloads (docs/rl.md's figures use it too).
+PLAYOUT_SEED = 7
+
 Expected = Any
-"""A perft count (int), or the solver's [(status, score, nodes)] per deal, or the survey's (won, lost)."""
+"""A perft count (int), the solver's [(status, score, nodes)] per deal, the survey's (won, lost), the
+batched steps' or playouts' score sum, or the int loop's (last deal, moves played, last score)."""
 
 
 @dataclass(frozen=True)
 class Workload:
     """One counted workload: ``path`` is the benchmark path (a column of bench/table.py's table).
 
-    ``deals`` holds one deal for perft and the loops, the seed of the batched
-    stepping; ``size`` is the perft depth, the solver's node limit, or the
-    number of batched steps; ``pruning`` is the solver's.
+    ``deals`` holds one deal for perft, the loops and the playouts, the seed of
+    the batched stepping; ``size`` is the perft depth, the solver's node
+    limit, the number of batched steps, of playouts, or of the int loop's
+    draws; ``pruning`` is the solver's.
     ``quick`` marks the set CI runs.
     """
 
@@ -78,6 +86,10 @@ class Workload:
             return f"solver[{self.game}-deals{'-'.join(map(str, self.deals))}-limit{self.size}]"
         if self.path == "vector_step":
             return f"vector_step[{self.game}-seed{self.deals[0]}-steps{self.size}]"
+        if self.path == "playouts":
+            return f"playouts[{self.game}-deal{self.deals[0]}-n{self.size}-seed{PLAYOUT_SEED}]"
+        if self.path == "python_int_loop":
+            return f"python_int_loop[{self.game}-deal{self.deals[0]}-draws{self.size}]"
         if self.path == "royal_marriage_survey":
             return f"royal_marriage_survey[deals1-{self.size}]"
         return f"{self.path}[{self.game}-deal{self.deals[0]}-depth{self.size}]"
@@ -91,6 +103,8 @@ PER = {
     "python_loop_over_reference": ("Python loop over reference", "step"),
     "solver": ("solver", "position"),
     "vector_step": ("VectorGame step", "slot step"),
+    "playouts": ("playouts", "move"),
+    "python_int_loop": ("Python int-action loop", "step"),
     "royal_marriage_survey": ("Royal Marriage survey", "deal"),
 }
 """Per benchmark path: its title, and what one node is (see the module docstring)."""
@@ -132,6 +146,15 @@ WORKLOADS: List[Workload] = [
     Workload("vector_step", "royal-marriage", (1,), 50, 4623, quick=True),
     Workload("vector_step", "germaine", (1,), 50, 1546, quick=True),
     Workload("vector_step", "geoffrey", (1,), 50, 493, quick=True),
+    # playouts(deal, size, seed=PLAYOUT_SEED); the expected value is the scores' sum.
+    Workload("playouts", "royal-marriage", (1,), 400, 17092, quick=True),
+    Workload("playouts", "germaine", (1,), 400, 6765, quick=True),
+    Workload("playouts", "geoffrey", (1,), 400, 2000, quick=True),
+    # random_loop() by int actions from deal 0 over size draws; the expected value is (the last
+    # deal, the moves played, the last position's score).
+    Workload("python_int_loop", "royal-marriage", (0,), 3000, (102, 2898, 32), quick=True),
+    Workload("python_int_loop", "germaine", (0,), 3000, (92, 2908, 3), quick=True),
+    Workload("python_int_loop", "geoffrey", (0,), 3000, (16, 2984, 17), quick=True),
     Workload("royal_marriage_survey", "royal-marriage", (), 20, (18, 2)),
 ]
 BY_NAME = {w.name: w for w in WORKLOADS}
@@ -155,6 +178,55 @@ def python_walk(state: Any, depth: int) -> int:
         total += python_walk(state, depth - 1)
         state.undo()
     return total
+
+
+def replayed_playouts(start: Any, n: int, seed: int) -> Tuple[List[int], int]:
+    """``playouts(start, n, seed=seed)`` replayed through the single-position API: (the scores, the moves made).
+
+    Follows docs/rl.md "Batches: `VectorGame` and `playouts`": one SplitMix64(``seed``) for all games, each move
+    ``legal[draw % len(legal)]`` of the ascending legal actions, at most ``DEFAULT_MAX_MOVES`` a game.
+    """
+    from patience_engine.reference._cards import SplitMix64
+
+    rng = SplitMix64(seed)
+    scores, moves = [], 0
+    for _ in range(n):
+        state = start.copy()
+        for _ in range(start.DEFAULT_MAX_MOVES):
+            legal = state.legal_actions()
+            if not legal:
+                break
+            state.play(legal[rng.next() % len(legal)])
+            moves += 1
+        scores.append(state.score)
+    return scores, moves
+
+
+def random_loop(cls: Any, draws: Sequence[int], by_int: bool) -> Tuple[Any, int, int]:
+    """Random play from deal 0 on, a new deal when a game ends or reaches its move limit: (the last
+    position, its deal number, the moves played).
+
+    One draw per step picks ``legal[draw % len(legal)]``, by int actions (``legal_actions()``) or
+    by Move objects (``legal_moves()``, in action order: the same games); a draw that finds the
+    game over starts the next deal instead.
+    """
+    state, deal, played, moves, limit = cls.deal(0), 0, 0, 0, cls.DEFAULT_MAX_MOVES
+    for r in draws:
+        legal = state.legal_actions() if by_int else state.legal_moves()
+        if not legal or played == limit:
+            deal += 1
+            state, played = cls.deal(deal), 0
+            continue
+        state.play(legal[r % len(legal)])
+        played += 1
+        moves += 1
+    return state, deal, moves
+
+
+def loop_draws(game: str, n: int) -> List[int]:
+    """The ``n`` draws of ``random_loop`` for ``game`` (30-bit ints, seeded by the game's id)."""
+    rng = random.Random(game)
+    return [rng.getrandbits(30) for _ in range(n)]
 
 
 def prepare(w: Workload) -> Tuple[Callable[[], Any], int]:
@@ -187,6 +259,27 @@ def prepare(w: Workload) -> Tuple[Callable[[], Any], int]:
             return total
 
         return step_all, VECTOR_SLOTS * w.size
+    if w.path == "playouts":
+        start = games[w.game].deal(w.deals[0])
+        # The moves are counted outside the job, by the same games played one move per call; the
+        # job gives the scores' sum only when every game's score is the replayed one.
+        replayed, moves = replayed_playouts(start, w.size, PLAYOUT_SEED)
+        patience_engine.playouts(start, 1, seed=PLAYOUT_SEED)  # numpy's import and set-up, uncounted
+
+        def play_out() -> Optional[int]:
+            scores = patience_engine.playouts(start, w.size, seed=PLAYOUT_SEED).tolist()
+            return sum(scores) if scores == replayed else None
+
+        return play_out, moves
+    if w.path == "python_int_loop":
+        cls, draws = games[w.game], loop_draws(w.game, w.size)
+        moves = random_loop(cls, draws, True)[2]
+
+        def int_loop() -> Tuple[int, int, int]:
+            state, deal, played = random_loop(cls, draws, True)
+            return deal, played, state.score
+
+        return int_loop, moves
     if w.path == "royal_marriage_survey":
         deals = [games[w.game].deal(n) for n in range(1, w.size + 1)]
 

@@ -15,16 +15,15 @@ Rates use the fastest round. Run ``python -m pytest bench/test_rl_bench.py``.
 
 from __future__ import annotations
 
-import random
 from typing import Any, List, Tuple
 
 import numpy as np
 import pytest
 
 import patience_engine
+from instructions import loop_draws, random_loop, replayed_playouts
 from patience_engine import VectorGame, playouts
 from patience_engine.games import REGISTRY
-from patience_engine.reference._cards import SplitMix64
 
 GAMES = list(REGISTRY)
 SLOTS = 1024
@@ -62,46 +61,15 @@ def test_vector_game_steps(benchmark: Any, game: str) -> None:
         assert np.array_equal(obs[i], state.observation()) and np.array_equal(vec.action_masks[i], state.legal_action_mask())
 
 
-def replayed_moves(start: Any, n: int, seed: int) -> Tuple[List[int], int]:
-    """playouts(start, n, seed=seed) through the single-position API: the scores and the moves made."""
-    rng = SplitMix64(seed)
-    scores, moves = [], 0
-    for _ in range(n):
-        state = start.copy()
-        for _ in range(start.DEFAULT_MAX_MOVES):
-            legal = state.legal_actions()
-            if not legal:
-                break
-            state.play(legal[rng.next() % len(legal)])
-            moves += 1
-        scores.append(state.score)
-    return scores, moves
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_playouts(benchmark: Any, game: str) -> None:
     start = REGISTRY[game].cpp.deal(1)
     n = PLAYOUTS[game]
     scores = benchmark.pedantic(lambda: playouts(start, n, seed=7), rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    expected, moves = replayed_moves(start, n, 7)
+    expected, moves = replayed_playouts(start, n, 7)
     assert scores.tolist() == expected
     benchmark.extra_info["moves"] = moves
     rate(benchmark, "moves_per_second", moves)
-
-
-def random_loop(cls: Any, draws: List[int], by_int: bool) -> Any:
-    """Random play from deal 0 on, a new deal when a game ends or reaches its move limit; by int
-    actions (legal_actions()) or by Move objects (legal_moves(), in action order: the same games)."""
-    state, deal, played, limit = cls.deal(0), 0, 0, cls.DEFAULT_MAX_MOVES
-    for r in draws:
-        legal = state.legal_actions() if by_int else state.legal_moves()
-        if not legal or played == limit:
-            deal += 1
-            state, played = cls.deal(deal), 0
-            continue
-        state.play(legal[r % len(legal)])
-        played += 1
-    return state
 
 
 LOOPS: List[Tuple[str, bool]] = [("cpp", True), ("cpp", False), ("reference", True)]
@@ -111,9 +79,9 @@ LOOPS: List[Tuple[str, bool]] = [("cpp", True), ("cpp", False), ("reference", Tr
 @pytest.mark.parametrize("game", GAMES)
 def test_single_position_loop(benchmark: Any, game: str, impl: str, by_int: bool) -> None:
     cls = REGISTRY[game].implementation(impl)
-    rng = random.Random(game)
-    draws = [rng.getrandbits(30) for _ in range(LOOP_STEPS if impl == "cpp" else LOOP_STEPS // 10)]
-    final = benchmark.pedantic(lambda: random_loop(cls, draws, by_int), rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    draws = loop_draws(game, LOOP_STEPS if impl == "cpp" else LOOP_STEPS // 10)
+    final = benchmark.pedantic(lambda: random_loop(cls, draws, by_int)[0], rounds=ROUNDS, iterations=1,
+                               warmup_rounds=1)
     # The same games as the C++ engine by int actions (the reference: over its shorter run).
-    assert final.to_text() == random_loop(REGISTRY[game].cpp, draws, True).to_text()
+    assert final.to_text() == random_loop(REGISTRY[game].cpp, draws, True)[0].to_text()
     rate(benchmark, "steps_per_second", len(draws))

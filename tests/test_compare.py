@@ -44,6 +44,24 @@ def test_python_loop_nodes_are_the_moves_played() -> None:
     assert instructions.prepare(w)[1] == first + 846
 
 
+def test_playouts_nodes_are_the_moves_the_reference_makes() -> None:
+    """The same playouts replayed over the reference make as many moves as the workload counts, to the same scores."""
+    (w,) = [w for w in instructions.WORKLOADS if w.name == "playouts[royal-marriage-deal1-n400-seed7]"]
+    from patience_engine import reference
+
+    scores, moves = instructions.replayed_playouts(reference.RoyalMarriage.deal(1), w.size, instructions.PLAYOUT_SEED)
+    assert sum(scores) == w.expected
+    assert instructions.prepare(w)[1] == moves
+
+
+def test_int_loop_nodes_are_the_moves_played() -> None:
+    """The int loop's nodes are its moves (its draws less those that start a new deal), as its result says."""
+    for w in instructions.WORKLOADS:
+        if w.path == "python_int_loop":
+            last_deal, moves, _ = w.expected
+            assert instructions.prepare(w)[1] == moves == w.size - last_deal
+
+
 def test_check_rejects_a_changed_result() -> None:
     w = instructions.WORKLOADS[0]
     with pytest.raises(AssertionError, match=r"cpp_perft_bulk\[royal-marriage-deal1-depth5\]: got 1"):
@@ -56,8 +74,9 @@ def test_check_rejects_a_changed_result() -> None:
 
 def test_select() -> None:
     quick = instructions.select(quick=True)
-    # CI's set: every game's perft, make/unmake walk, solver and Python loop.
-    for path in ("cpp_perft_bulk", "cpp_make_unmake", "solver", "python_loop_over_cpp"):
+    # CI's set: every game's perft, make/unmake walk, solver, Python loops, batched step and playouts.
+    for path in ("cpp_perft_bulk", "cpp_make_unmake", "solver", "python_loop_over_cpp", "python_int_loop", "vector_step",
+                 "playouts"):
         assert {w.game for w in quick if w.path == path} == {"royal-marriage", "germaine", "geoffrey"}
     assert [w.name for w in instructions.select(names=["solver[germaine"])] == ["solver[germaine-deals230-limit20000]"]
     assert len(instructions.select()) == len(instructions.WORKLOADS)

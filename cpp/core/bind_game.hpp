@@ -74,9 +74,11 @@ namespace pe {
 namespace py = pybind11;
 
 // A game position seen from Python: the position, where it started and the moves played.
-// The moves played are kept twice, with their Undos for C++ and as Python Move objects for
+// The moves played are kept with their Undos for C++ and, once read, as Python Move objects for
 // move_stack, so that reading it copies a list as the reference does instead of making one
-// Python object per move; play() and undo() keep the two in step. Only touched with the GIL.
+// Python object per move each time. play() makes no Python object (a loop of play() calls pays
+// for none); move_stack and undo() make the missing ones, so every read gives the same objects.
+// Only touched with the GIL.
 template <class G>
 class PyState {
  public:
@@ -86,7 +88,13 @@ class PyState {
   explicit PyState(const G& g) : root(g), pos(g) {}
   // A copy has a list of its own (holding the same immutable Move objects).
   PyState(const PyState& other)
-      : root(other.root), pos(other.pos), history_(other.history_), moves_(other.move_stack()) {}
+      : root(other.root),
+        pos(other.pos),
+        history_(other.history_),
+        moves_(py::reinterpret_steal<py::list>(
+            PyList_GetSlice(other.moves_.ptr(), 0, PY_SSIZE_T_MAX))) {
+    if (!moves_) throw py::error_already_set();
+  }
   PyState(PyState&&) = default;
   PyState& operator=(const PyState&) = delete;
   PyState& operator=(PyState&&) = delete;
@@ -94,30 +102,43 @@ class PyState {
   const std::vector<std::pair<Move, typename G::Undo>>& history() const { return history_; }
   // A new list of the moves played, oldest first: the reference's semantics (a copy the caller
   // may change), at the cost of copying n pointers.
-  py::list move_stack() const {
+  py::list move_stack() {
+    made_to(history_.size());
     return py::reinterpret_steal<py::list>(PyList_GetSlice(moves_.ptr(), 0, PY_SSIZE_T_MAX));
   }
-  // Plays a legal move. Its Python object is made and listed first: a MemoryError there leaves
-  // the position as it was.
+  // Plays a legal move. The history grows before make(): a std::bad_alloc there leaves the
+  // position as it was.
   void play(const Move& legal) {
-    moves_.append(py::cast(legal));
-    history_.emplace_back(legal, pos.make(legal));
+    history_.emplace_back(legal, typename G::Undo{});
+    history_.back().second = pos.make(legal);
   }
   // Takes back the last move and returns it, the same object move_stack held.
   py::object undo() {
     if (history_.empty()) throw py::index_error("undo: no move to take back");
     const auto& [mv, saved] = history_.back();
+    const auto last = static_cast<Py_ssize_t>(history_.size()) - 1;
+    py::object played;
+    if (PyList_GET_SIZE(moves_.ptr()) > last) {
+      played = moves_[last];
+      if (PyList_SetSlice(moves_.ptr(), last, last + 1, nullptr) != 0)
+        throw py::error_already_set();
+    } else {
+      played = py::cast(mv);
+    }
     pos.unmake(mv, saved);
     history_.pop_back();
-    const Py_ssize_t last = PyList_GET_SIZE(moves_.ptr()) - 1;
-    py::object played = moves_[last];
-    if (PyList_SetSlice(moves_.ptr(), last, last + 1, nullptr) != 0) throw py::error_already_set();
     return played;
   }
 
  private:
+  // Makes the Python objects of the first n moves played that have none yet.
+  void made_to(std::size_t n) {
+    for (auto k = static_cast<std::size_t>(PyList_GET_SIZE(moves_.ptr())); k < n; ++k)
+      moves_.append(py::cast(history_[k].first));
+  }
+
   std::vector<std::pair<Move, typename G::Undo>> history_;
-  py::list moves_;
+  py::list moves_;  // the Python objects of the first moves played, none beyond history_
 };
 
 // patience_engine.IllegalMoveError, defined in pure Python so the reference raises the same type.
@@ -437,6 +458,20 @@ inline void bind_position_functions(py::module_& m) {
       py::arg("pruning"), py::arg("progress") = py::none());
 }
 
+// The Python ints 0 .. G::kNumActions - 1, made once (at binding) and kept for the life of the
+// process: legal_actions() lists them rather than making an int per action, as most actions lie
+// above CPython's cached small ints.
+template <class G>
+PyObject* const* action_ints() {
+  static PyObject* const* const table = [] {
+    auto* ints = new PyObject*[G::kNumActions];
+    for (int a = 0; a < G::kNumActions; ++a)
+      if (!(ints[a] = PyLong_FromLong(a))) throw py::error_already_set();
+    return ints;
+  }();
+  return table;
+}
+
 // The reinforcement-learning interface of docs/rl.md on G's move and position classes: the
 // constants, move.action, move_of(), legal_actions(), legal_action_mask(), observation() and
 // determinize().
@@ -459,6 +494,7 @@ void bind_rl(py::class_<typename G::Move>& move, py::class_<PyState<G>>& cls) {
   py::tuple shape(G::kObservationShape.size());
   for (std::size_t i = 0; i < G::kObservationShape.size(); ++i)
     shape[i] = py::int_(G::kObservationShape[i]);
+  action_ints<G>();
   cls.attr("NUM_ACTIONS") = G::kNumActions;
   cls.attr("OBSERVATION_SHAPE") = shape;
   cls.attr("OBSERVATION_DTYPE") = "uint8";
@@ -476,11 +512,16 @@ void bind_rl(py::class_<typename G::Move>& move, py::class_<PyState<G>>& cls) {
           "legal_actions",
           [](const State& s) {
             Move moves[G::kMaxMoves];
-            int actions[G::kMaxMoves];
-            const int n = legal_in_action_order(s.pos, moves, actions);
+            StoredAction actions[G::kMaxMoves];
+            const int n = s.pos.generate_by_action(moves, actions);
             // A list of ints: indexing it gives Python ints, which play() takes at once.
+            PyObject* const* ints = action_ints<G>();
             py::list out(n);
-            for (int i = 0; i < n; ++i) PyList_SET_ITEM(out.ptr(), i, PyLong_FromLong(actions[i]));
+            for (int i = 0; i < n; ++i) {
+              PyObject* a = ints[actions[i]];
+              Py_INCREF(a);
+              PyList_SET_ITEM(out.ptr(), i, a);
+            }
             return out;
           },
           "The legal moves' actions, ascending: a list of ints (docs/rl.md \"Actions\").")
@@ -549,11 +590,12 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
 
   // A move argument: a Move, its text or its action; TypeError worded as the reference's for
   // anything else.
+  // An int first: its test is a flag check, where a Move's looks up pybind11's type table.
   const auto move_of = [](const MoveOrText<Move>& arg) -> Move {
+    if (is_int(arg.obj)) return G::move_of_action(action_number(arg.obj, G::kNumActions));
     if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
     if (py::isinstance<py::str>(arg.obj))
       return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
-    if (is_int(arg.obj)) return G::move_of_action(action_number(arg.obj, G::kNumActions));
     throw py::type_error(std::string("expected a ") + G::kMoveName +
                          ", its text or an int action, got " +
                          other_type_name(arg.obj, G::kMoveName));
@@ -649,8 +691,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           "legal_moves",
           [](const State& s) {
             Move moves[G::kMaxMoves];
-            int actions[G::kMaxMoves];
-            const int n = legal_in_action_order(s.pos, moves, actions);
+            StoredAction actions[G::kMaxMoves];
+            const int n = s.pos.generate_by_action(moves, actions);
             return std::vector<Move>(moves, moves + n);
           },
           "The legal moves of the position, as a list of moves in ascending action order.")
@@ -672,7 +714,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           "undo", [](State& s) { return s.undo(); },
           "Takes back the last move and returns it. Raises IndexError when there is none.")
       .def_property_readonly(
-          "move_stack", [](const State& s) { return s.move_stack(); },
+          "move_stack", [](State& s) { return s.move_stack(); },
           "The moves played since the position was set up, oldest first.")
       .def(
           "copy", [](const State& s) { return State(s); },

@@ -15,9 +15,6 @@
 
 namespace pe {
 
-// An action as a batch stores it: every game's space fits in 16 bits.
-using StoredAction = std::uint16_t;
-
 template <class G>
 class VectorGame {
  public:
@@ -150,7 +147,7 @@ class VectorGame {
     std::uint8_t* mask = &mask_[static_cast<std::size_t>(i) * G::kNumActions];
     StoredAction* list = &actions_[base(i)];
     for (int j = 0; j < count_[i]; ++j) mask[list[j]] = 0;
-    const int n = legal_in_action_order(pos_[i], &moves_[base(i)], list);
+    const int n = pos_[i].generate_by_action(&moves_[base(i)], list);
     for (int j = 0; j < n; ++j) mask[list[j]] = 1;
     count_[i] = static_cast<std::uint8_t>(n);
   }
@@ -185,7 +182,7 @@ void playouts(const G& start, std::int64_t n, std::uint64_t seed, int max_moves,
   for (std::int64_t k = 0; k < n; ++k) {
     G g = start;
     for (int played = 0; played < max_moves; ++played) {
-      const int count = legal_in_action_order(g, moves, actions);
+      const int count = g.generate_by_action(moves, actions);
       if (!count) break;
       g.make(moves[rng.next() % static_cast<unsigned>(count)]);
       interrupt.tick();

@@ -100,6 +100,8 @@ struct Geoffrey {
 
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
+  // generate() in ascending action order, with the actions (core/rl.hpp).
+  inline int generate_by_action(Move* out, StoredAction* actions) const;
   // Number of legal moves, without listing them (perft's bulk count).
   int count_moves() const { return moves_with(tops_, up_, next_home_, same_, popcount(empty_)); }
   // Number of legal moves after the legal move m, without making it (perft's last two plies);
@@ -288,6 +290,29 @@ inline int Geoffrey::generate(Move* out) const {
       const Card c = static_cast<Card>(ctz(b));
       for (std::uint32_t e = empty_; e; e &= e - 1)
         out[n++] = {col_[c], c, static_cast<std::uint8_t>(ctz(e))};
+    }
+  return n;
+}
+
+// Actions run by source column, then head card, then target; a card's targets ascend as its
+// build or its King moves (to empty columns, in column order) come before its foundation move.
+inline int Geoffrey::generate_by_action(Move* out, StoredAction* actions) const {
+  const std::uint64_t home = tops_ & next_home_;
+  const std::uint64_t build = builds(tops_, up_, same_);
+  const std::uint64_t kings = empty_ ? up_ & kKings : 0;
+  int n = 0;
+  const auto emit = [&](int src, Card c, int dst) {
+    out[n] = {static_cast<std::uint8_t>(src), c, static_cast<std::uint8_t>(dst)};
+    actions[n] = static_cast<StoredAction>(action(out[n]));
+    ++n;
+  };
+  for (int k = 0; k < kColumns; ++k)
+    for (std::uint64_t b = (home | build | kings) & piles_[k]; b; b &= b - 1) {
+      const Card c = static_cast<Card>(ctz(b));
+      if (build & bit(c)) emit(k, c, col_[c + 1]);
+      if (kings & bit(c))
+        for (std::uint32_t e = empty_; e; e &= e - 1) emit(k, c, ctz(e));
+      if (home & bit(c)) emit(k, c, kFoundation);
     }
   return n;
 }

@@ -143,6 +143,8 @@ struct Germaine {
 
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
+  // generate() in ascending action order, with the actions (core/rl.hpp).
+  inline int generate_by_action(Move* out, StoredAction* actions) const;
   // Number of legal moves, without listing them (perft's bulk count, is_over).
   int count_moves() const { return count_combines() + (allowance_ ? count_slides(occupied_) : 0); }
   // Number of legal moves after the legal move m, without making it; moves_here is
@@ -292,6 +294,31 @@ inline int Germaine::generate(Move* out) const {
   n = emit_slides(out, n, empty & left(occupied_), +1);
   n = emit_slides(out, n, empty & down(occupied_), -kCols);
   return emit_slides(out, n, empty & up(occupied_), +kCols);
+}
+
+// An action group (kind, direction) holds one bit per source cell, so its moves come out of one
+// bitboard of sources in ascending cell order.
+inline int Germaine::generate_by_action(Move* out, StoredAction* actions) const {
+  int n = 0;
+  const auto emit = [&](int group, Bitboard srcs, int offset, Kind kind) {
+    for (Bitboard b = srcs; b; b &= b - 1) {
+      const int src = ctz(b);
+      out[n] = Move{static_cast<std::uint8_t>(src), static_cast<std::uint8_t>(src + offset), kind};
+      actions[n++] = static_cast<StoredAction>(group * kCells + src);
+    }
+  };
+  const Bitboard across = combine_right(), vertical = combine_down();
+  emit(0, vertical, -kCols, Kind::kCombine);
+  emit(1, across, -1, Kind::kCombine);
+  emit(2, across >> 1, +1, Kind::kCombine);
+  emit(3, vertical >> kCols, +kCols, Kind::kCombine);
+  if (allowance_ == 0) return n;
+  const Bitboard empty = ~occupied_ & kFull;
+  emit(4, occupied_ & down(empty), -kCols, Kind::kSlide);
+  emit(5, occupied_ & right(empty), -1, Kind::kSlide);
+  emit(6, occupied_ & left(empty), +1, Kind::kSlide);
+  emit(7, occupied_ & up(empty), +kCols, Kind::kSlide);
+  return n;
 }
 
 // A move changes only the near-ranked pairs at its two cells, so the count is this position's,

@@ -122,6 +122,32 @@ struct RoyalMarriage {
     return count;
   }
 
+  // generate() in ascending action order, with the actions (core/rl.hpp): the remove-ones by card,
+  // then the remove-twos by left card (a left card has one right neighbour). Middle indices keep
+  // card order, so a 52-bit set of cards sorts each kind.
+  int generate_by_action(Move* out, StoredAction* actions) const {
+    const std::uint8_t* r = row();
+    std::uint8_t at[kDeck];  // read only where the card set has a bit
+    int count = 0;
+    for (int k = 1; k <= 2; ++k) {
+      std::uint64_t cards = 0;
+      for (std::uint64_t b = k == 1 ? one_ : two_; b; b &= b - 1) {
+        const int i = ctz(b);
+        const Card c = kIndex[r[i]];
+        cards |= std::uint64_t{1} << c;
+        at[c] = static_cast<std::uint8_t>(i);
+      }
+      for (; cards; cards &= cards - 1) {
+        const Card c = static_cast<Card>(ctz(cards));
+        const std::uint8_t i = at[c];
+        out[count] = Move{c, k == 1 ? kNoCard : kIndex[r[i + 1]], i};
+        actions[count] = static_cast<StoredAction>(action(out[count]));
+        ++count;
+      }
+    }
+    return count;
+  }
+
   // Number of legal moves.
   int count_moves() const { return popcount(one_) + popcount(two_); }
 
@@ -157,7 +183,10 @@ struct RoyalMarriage {
   }
 
   // Plays a legal move from generate() of this position; returns what unmake() needs.
-  Undo make(const Move& m) {
+  // make(), unmake() and the helpers make() calls are always inlined: they are most of a walk's
+  // work, and GCC's own choice (swayed by how many callers the whole module has) moved them out
+  // of line.
+  [[gnu::always_inline]] Undo make(const Move& m) {
     const Undo undo{hash_, one_, two_};
     const int i = m.at;
     const int k = m.second == kNoCard ? 1 : 2;
@@ -173,7 +202,7 @@ struct RoyalMarriage {
   }
 
   // Takes back make(m), which returned undo.
-  void unmake(const Move& m, const Undo& undo) {
+  [[gnu::always_inline]] void unmake(const Move& m, const Undo& undo) {
     const int i = m.at;
     const bool two = m.second != kNoCard;
     std::uint8_t* r = row();
@@ -285,7 +314,7 @@ struct RoyalMarriage {
   const std::uint8_t* row() const { return buf_ + kFront; }
   // XOR of the pair keys the legal move m changes: (a1,c) (d,b0) and, for a remove-two, (c,d)
   // break; (a1,b0) forms (c .. d the removed cards, a1 and b0 their neighbours).
-  std::uint64_t hash_change(const Move& m) const {
+  [[gnu::always_inline]] std::uint64_t hash_change(const Move& m) const {
     const int i = m.at;
     const int k = m.second == kNoCard ? 1 : 2;
     const std::uint8_t* r = row();
@@ -296,7 +325,8 @@ struct RoyalMarriage {
   // The move masks after the legal move m: bit j of one tests the pair (j-1, j+1), of two the
   // pair (j-1, j+2). Bits whose pair lies left of the gap stay, bits right of it move down by the
   // cards removed; the few whose pair straddles the gap are tested afresh.
-  void masks_after(const Move& m, std::uint64_t& one, std::uint64_t& two) const {
+  [[gnu::always_inline]] void masks_after(const Move& m, std::uint64_t& one,
+                                          std::uint64_t& two) const {
     const int i = m.at;
     const int k = m.second == kNoCard ? 1 : 2;
     const std::uint8_t* r = row();
