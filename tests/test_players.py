@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import sqlite3
 from pathlib import Path
@@ -179,8 +180,11 @@ def test_a_false_report_fails_the_reference_check() -> None:
 @pytest.mark.parametrize("options, error, message", [
     (dict(determinizations=0), ValueError, "determinizations"),
     (dict(determinizations=2.0), TypeError, "determinizations"),
+    (dict(determinizations=(1 << 20) + 1), ValueError, "determinizations"),
     (dict(node_limit=0), ValueError, "node limit"),
+    (dict(node_limit=1 << 63), ValueError, "node limit"),
     (dict(table_bytes=-1), ValueError, "table bytes"),
+    (dict(table_bytes=1 << 63), ValueError, "table bytes"),
     (dict(seed=1 << 64), ValueError, "seed"),
     (dict(seed=True), TypeError, "seed"),
 ])
@@ -189,9 +193,13 @@ def test_player_settings_are_checked(options: Any, error: type, message: str) ->
         HindsightPlayer(**options)
 
 
-def test_play_game_needs_a_geoffrey_position() -> None:
+def test_play_game_needs_a_geoffrey_position_and_a_player() -> None:
     with pytest.raises(TypeError, match="Geoffrey position, got Germaine"):
         play_game(Germaine.deal(1), BaselinePlayer())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="HindsightPlayer or BaselinePlayer, got str"):
+        play_game(Geoffrey.deal(1), "baseline")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Geoffrey position, got Germaine"):
+        View(Germaine.deal(1))  # type: ignore[arg-type]
 
 
 def test_blind_survey_rows_are_kept_apart_resume_and_match_play_game(tmp_path: Path) -> None:
@@ -215,6 +223,8 @@ def test_blind_survey_rows_are_kept_apart_resume_and_match_play_game(tmp_path: P
     assert len(survey.summarize(rows)) == 3
     with pytest.raises(ValueError, match="Geoffrey only"):
         survey.run_survey("germaine", range(1, 2), db=db, player=player)
+    with pytest.raises(ValueError, match="never unknown"):
+        survey.run_survey("geoffrey", range(1, 2), db=db, player=player, only_unknown=True)
 
 
 def test_a_schema_1_file_is_read_as_thoughtful_and_upgraded_when_written(tmp_path: Path) -> None:
@@ -294,9 +304,21 @@ def test_report_sets_a_blind_survey_beside_the_solver_on_the_same_deals(
     played = {r.deal for r in rows if r.player == "baseline" and r.status == "won" and r.deal >= 3}
     assert all(r.status != "unknown" for r in rows) and played <= won and won
     [compared] = survey.compare_with_thoughtful(rows)
-    assert (compared.deals, compared.thoughtful_won, compared.player_won, compared.player_won_of_thoughtful_won) == \
-        (10, len(won), len(played), len(played))
-    assert main(["report", blind, solved]) == 0
+    assert (compared.deals, compared.thoughtful_won, compared.player_won, compared.player_won_of_thoughtful_won,
+            compared.contradictions, compared.unsettled) == (10, len(won), len(played), len(played), (), 2)
+    assert main(["report", blind, solved, "./" + os.path.relpath(solved)]) == 0, "a file named twice is read once"
     out = capsys.readouterr().out
-    assert f"thoughtful solver on the same 10 deals: won {len(won)} ({100 * len(won) / 10:.2f}%" in out
+    assert f"on the 10 of these deals the thoughtful solver settles: it won {len(won)} ({100 * len(won) / 10:.2f}%" in out
+    assert f"the player {len(played)} ({100 * len(played) / 10:.2f}%)" in out
     assert f"the player won {len(played)} of the {len(won)} deals the solver won" in out
+    assert "2 of the player's deals have no settled thoughtful row" in out and "repeated rows" not in out
+
+    # A player's win on a deal the solver proved lost is an engine fault: named, and exit 1.
+    [deal] = sorted(played)[:1]
+    connection = sqlite3.connect(solved)
+    with connection:
+        connection.execute("UPDATE deals SET status = 'lost', solution = '' WHERE deal = ?", (deal,))
+    connection.close()
+    assert main(["report", blind, solved]) == 1
+    assert f"CONTRADICTION: the player won deals the solver proved lost (an engine fault): {deal}" in \
+        capsys.readouterr().out

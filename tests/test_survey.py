@@ -701,6 +701,9 @@ def test_only_unknown_solves_just_the_deals_left_unknown(tmp_path: Path, capsys:
     run = survey.run_survey("germaine", range(1, 10), db=db, jobs=1, node_limit=2_000_000, table_bytes=TABLE_BYTES,
                             progress=False, only_unknown=True)
     assert (run.solved, run.skipped) == (0, 9), "a rerun finds them done"
+    missing = str(tmp_path / "missing.sqlite")
+    assert main(["survey", "germaine", "--deals", "1-9", "--only-unknown", "--db", missing]) == 2
+    assert "there is no such file" in capsys.readouterr().err and not os.path.exists(missing)
 
 
 def test_report_of_files_repeating_a_survey_checks_that_they_agree(

@@ -3,7 +3,7 @@
 Exit codes: 0 success (``solve``: the deal is won), 1 ``perft``: the
 implementations disagree, ``solve``: proven lost, ``play``: the player did
 not win, ``report``: two files hold different rows for one deal and
-settings, 2 bad usage or input
+settings, or a player won a deal the solver proved lost, 2 bad usage or input
 (including a file that is not a survey database, an unreachable Dask
 scheduler, a table too big for memory, or a missing optional extra), 3
 ``solve``: unknown (a node or time limit was reached first), 130 interrupted
@@ -282,18 +282,22 @@ def _add_pysol_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_player_options(parser: argparse.ArgumentParser, choices: List[str], default: str) -> None:
+    thoughtful = survey.THOUGHTFUL in choices
     parser.add_argument("--player", choices=choices, default=default,
                         help=f"who plays (default {default}): thoughtful, the solver, sees the face-down "
                         "cards; hindsight and baseline see only what a player sees (docs/players.md)"
-                        if survey.THOUGHTFUL in choices else
+                        if thoughtful else
                         f"who plays (default {default}; docs/players.md)")
     parser.add_argument("--node-limit", type=_node_limit, metavar="K",
-                        help=f"node limit per solve (default: thoughtful {survey.DEFAULT_NODE_LIMIT:,} per deal, "
+                        help="node limit per solve (default: " +
+                        (f"thoughtful {survey.DEFAULT_NODE_LIMIT:,} per deal, " if thoughtful else "") +
                         f"hindsight {players.DEFAULT_PLAYER_NODE_LIMIT:,} per determinization)")
     parser.add_argument("--table-bytes", type=_table_bytes, metavar="B",
-                        help=f"transposition table bytes per solve, 0 for none (default: thoughtful "
-                        f"{DEFAULT_TABLE_BYTES:,}, hindsight {players.DEFAULT_PLAYER_TABLE_BYTES:,})")
-    parser.add_argument("--determinizations", type=_int_in(1, 1 << 20, "determinizations"), metavar="D",
+                        help="transposition table bytes per solve, 0 for none (default: " +
+                        (f"thoughtful {DEFAULT_TABLE_BYTES:,}, " if thoughtful else "") +
+                        f"hindsight {players.DEFAULT_PLAYER_TABLE_BYTES:,})")
+    parser.add_argument("--determinizations", type=_int_in(1, players.MAX_DETERMINIZATIONS, "determinizations"),
+                        metavar="D",
                         help=f"hindsight: positions drawn per decision (default {players.DEFAULT_DETERMINIZATIONS})")
     parser.add_argument("--seed", type=_int_in(0, limits.MAX_DEAL, "seed"), metavar="S",
                         help="hindsight: seed of its draws, 0 .. 2**64-1 (default 0)")
@@ -473,9 +477,12 @@ def cmd_survey(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """``patience report FILE...``: winnability and solver effort per survey in survey databases, and
     each blind player's survey beside the thoughtful solver's on the same deals."""
-    merged = survey.merge_rows([row for db in args.db for row in survey.read_rows(db)])
+    # The same file named twice (./a, a) is read once: its rows would only agree with themselves.
+    files = list(dict.fromkeys(os.path.realpath(db) for db in args.db))
+    merged = survey.merge_rows([row for db in files for row in survey.read_rows(db)])
     rows = merged.rows
-    print(survey.format_report(survey.summarize(rows), TITLES, survey.compare_with_thoughtful(rows))
+    comparisons = survey.compare_with_thoughtful(rows)
+    print(survey.format_report(survey.summarize(rows), TITLES, comparisons)
           if rows else f"{', '.join(args.db)}: no rows")
     if merged.agreeing or merged.disagreeing:
         print(f"\nrepeated rows: {merged.agreeing + len(merged.disagreeing):,} deals appear in more than one file "
@@ -486,7 +493,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             print(f"  {TITLES.get(first.game, first.game)} deal {first.deal}: {', '.join(fields)} differ")
     if args.plot is not None:
         survey.plot(rows, args.plot, TITLES)
-    return 1 if merged.disagreeing else 0
+    return 1 if merged.disagreeing or any(c.contradictions for c in comparisons) else 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

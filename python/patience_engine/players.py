@@ -28,7 +28,7 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from . import _core
 from .games import REGISTRY
-from .limits import MAX_TABLE_BYTES, check_int
+from .limits import MAX_SQLITE_INTEGER, check_int
 from .solver import solve
 
 HIDDEN_CARD = "(??)"
@@ -36,6 +36,8 @@ HIDDEN_CARD = "(??)"
 
 DEFAULT_DETERMINIZATIONS = 16
 """Determinizations a ``HindsightPlayer`` draws per decision unless told otherwise."""
+MAX_DETERMINIZATIONS = 1 << 20
+"""The most determinizations a ``HindsightPlayer`` draws per decision (each is a solve)."""
 DEFAULT_PLAYER_NODE_LIMIT = 100_000
 """Node limit of each of a ``HindsightPlayer``'s solves unless told otherwise."""
 DEFAULT_PLAYER_TABLE_BYTES = 4 * 1024 * 1024
@@ -66,6 +68,8 @@ class View:
     """
 
     def __init__(self, state: _core.Geoffrey) -> None:
+        if not isinstance(state, _core.Geoffrey):
+            raise TypeError(f"a view needs a patience_engine.Geoffrey position, got {type(state).__name__}")
         lines = state.to_text(hidden=True).splitlines()[1:]
         self.columns: List[List[str]] = [[] if line == "-" else line.split() for line in lines]
         self.face_down = sum(column.count(HIDDEN_CARD) for column in self.columns)
@@ -160,9 +164,10 @@ class HindsightPlayer:
     stopped stays without a vote until the next draw. Draw ``j`` after ``t`` cards have turned up
     uses seed ``_mix(seed, t, j)``, a function of what has been seen.
 
-    ``determinizations`` (int >= 1), ``node_limit`` (nodes per solve, >= 1), ``table_bytes`` (bytes
-    per solve, 0 .. ``MAX_TABLE_BYTES``) and ``seed`` (0 .. 2**64-1) are checked when made: a
-    TypeError for a non-int, a ValueError out of range. ``nodes`` counts the positions its solves
+    ``determinizations`` (1 .. ``MAX_DETERMINIZATIONS``), ``node_limit`` (nodes per solve,
+    1 .. 2**63-1) and ``table_bytes`` (bytes per solve, 0 .. 2**63-1: what a survey row holds) and
+    ``seed`` (0 .. 2**64-1) are ints checked when made: a TypeError for a non-int, a ValueError out
+    of range. ``nodes`` counts the positions its solves
     expanded in the current game.
     """
 
@@ -176,9 +181,9 @@ class HindsightPlayer:
     _face_down: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        check_int(self.determinizations, "determinizations", 1)
-        check_int(self.node_limit, "node limit", 1)
-        check_int(self.table_bytes, "table bytes", 0, MAX_TABLE_BYTES)
+        check_int(self.determinizations, "determinizations", 1, MAX_DETERMINIZATIONS)
+        check_int(self.node_limit, "node limit", 1, MAX_SQLITE_INTEGER)
+        check_int(self.table_bytes, "table bytes", 0, MAX_SQLITE_INTEGER)
         check_int(self.seed, "seed", 0, _MASK64)
 
     def __getstate__(self) -> Dict[str, int]:
@@ -282,6 +287,8 @@ def play_game(state: _core.Geoffrey, player: Player, *,
     changed. Raises ``TypeError`` for a state that is not a C++ Geoffrey position."""
     if not isinstance(state, _core.Geoffrey):
         raise TypeError(f"play_game needs a patience_engine.Geoffrey position, got {type(state).__name__}")
+    if not isinstance(player, (HindsightPlayer, BaselinePlayer)):
+        raise TypeError(f"play_game needs a HindsightPlayer or BaselinePlayer, got {type(player).__name__}")
     check_int(max_moves, "max moves", 0)
     start = time.perf_counter()
     position = state.copy()

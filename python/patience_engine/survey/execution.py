@@ -241,7 +241,7 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
                     continue
                 try:
                     result = link.recv()
-                except EOFError:
+                except (EOFError, ConnectionResetError):
                     raise RuntimeError("a survey worker process ended unexpectedly") from None
                 in_flight[link] -= 1
                 if isinstance(result, BaseException):
@@ -359,7 +359,11 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         check_int(jobs, "jobs", 1)
     if scheduler is not None:
         check_scheduler_address(scheduler)
+    if only_unknown and not os.path.exists(db):
+        raise ValueError(f"--only-unknown solves the deals {db} leaves unknown, but there is no such file")
     if player is not None:
+        if only_unknown:
+            raise ValueError("--only-unknown has nothing to do for a blind player: its games are never unknown")
         if not isinstance(player, (HindsightPlayer, BaselinePlayer)):
             raise TypeError(f"player must be a HindsightPlayer or BaselinePlayer, got {type(player).__name__}")
         if game != "geoffrey":

@@ -10,6 +10,25 @@ from .statistics import Comparison, Summary, wilson_interval
 from .store import THOUGHTFUL, Row, Settings
 
 
+def _comparison_lines(c: Comparison) -> List[str]:
+    """The lines that set a blind survey beside the thoughtful solver on the same deals."""
+    low, high = wilson_interval(c.thoughtful_won, c.deals)
+    lines = [f"  on the {c.deals:,} of these deals the thoughtful solver settles: it won {c.thoughtful_won:,} "
+             f"({100 * c.thoughtful_won / c.deals:.2f}%, 95% Wilson interval {100 * low:.2f}% - {100 * high:.2f}%), "
+             f"the player {c.player_won:,} ({100 * c.player_won / c.deals:.2f}%)"]
+    if c.thoughtful_won:
+        share = c.player_won_of_thoughtful_won / c.thoughtful_won
+        lines.append(f"  the player won {c.player_won_of_thoughtful_won:,} of the {c.thoughtful_won:,} deals "
+                     f"the solver won ({100 * share:.2f}%)")
+    if c.unsettled:
+        lines.append(f"  {c.unsettled:,} of the player's deals have no settled thoughtful row and are left out of this")
+    if c.contradictions:
+        shown = ", ".join(str(d) for d in c.contradictions[:10])
+        more = f" and {len(c.contradictions) - 10:,} more" if len(c.contradictions) > 10 else ""
+        lines.append(f"  CONTRADICTION: the player won deals the solver proved lost (an engine fault): {shown}{more}")
+    return lines
+
+
 def format_report(summaries: Sequence[Summary], titles: Dict[str, str],
                   comparisons: Sequence[Comparison] = ()) -> str:
     """The text of ``patience report``: one block per summary; ``titles`` names the games; a blind
@@ -41,14 +60,7 @@ def format_report(summaries: Sequence[Summary], titles: Dict[str, str],
                          + ", ".join(f"{score}: {n}" for score, n in s.scores))
         compared = beside.get((s.game, s.engine_version, s.node_limit, s.table_bytes, s.player))
         if compared is not None:
-            low, high = wilson_interval(compared.thoughtful_won, compared.deals)
-            lines.append(f"  thoughtful solver on the same {compared.deals:,} deals: won {compared.thoughtful_won:,} "
-                         f"({100 * compared.thoughtful_won / compared.deals:.2f}%, 95% Wilson interval "
-                         f"{100 * low:.2f}% - {100 * high:.2f}%)")
-            if compared.thoughtful_won:
-                share = compared.player_won_of_thoughtful_won / compared.thoughtful_won
-                lines.append(f"  the player won {compared.player_won_of_thoughtful_won:,} of the "
-                             f"{compared.thoughtful_won:,} deals the solver won ({100 * share:.2f}%)")
+            lines.extend(_comparison_lines(compared))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 

@@ -114,14 +114,18 @@ class Comparison:
     """Of those, the deals the player won."""
     player_won_of_thoughtful_won: int
     """Of the deals the solver won, those the player won too."""
+    contradictions: Tuple[int, ...]
+    """Deals the player won that the solver proved lost: never, unless the engine is at fault."""
+    unsettled: int
+    """Deals of the player's survey with no settled thoughtful row (left out of ``deals``)."""
 
 
 def compare_with_thoughtful(rows: Sequence[Row]) -> List[Comparison]:
     """One ``Comparison`` per blind survey in ``rows`` for which thoughtful rows of the same game and
     engine version settle some of its deals (any node limit; a deal won under one limit counts as won).
 
-    A player can only win a deal the solver wins, so ``player_won_of_thoughtful_won`` equals
-    ``player_won``, unless the solver is wrong (an engine fault); both are kept so that shows.
+    A player can only win a deal the solver wins: a deal it won that the solver proved lost is a
+    contradiction (an engine fault), listed in ``contradictions``.
     """
     settled: Dict[Tuple[str, str, int], bool] = {}
     for r in rows:
@@ -134,12 +138,13 @@ def compare_with_thoughtful(rows: Sequence[Row]) -> List[Comparison]:
             blind.setdefault(r.settings, []).append(r)
     comparisons = []
     for settings, group in sorted(blind.items()):
-        pairs = [(settled[key], r.status == "won") for r in group
+        pairs = [(r.deal, settled[key], r.status == "won") for r in group
                  if (key := (r.game, r.engine_version, r.deal)) in settled]
         if pairs:
             comparisons.append(Comparison(
-                settings, len(pairs), sum(t for t, _ in pairs), sum(p for _, p in pairs),
-                sum(t and p for t, p in pairs)))
+                settings, len(pairs), sum(t for _, t, _ in pairs), sum(p for _, _, p in pairs),
+                sum(t and p for _, t, p in pairs), tuple(d for d, t, p in pairs if p and not t),
+                len(group) - len(pairs)))
     return comparisons
 
 
