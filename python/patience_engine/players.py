@@ -29,10 +29,8 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 from . import _core
 from .games import REGISTRY
 from .limits import MAX_SQLITE_INTEGER, check_int
-from .solver import solve
-
-HIDDEN_CARD = "(??)"
-"""How ``to_text(hidden=True)`` writes a face-down card."""
+from .reference.geoffrey import HIDDEN_CARD
+from .solver import line_text, solve
 
 DEFAULT_DETERMINIZATIONS = 16
 """Determinizations a ``HindsightPlayer`` draws per decision unless told otherwise."""
@@ -272,7 +270,7 @@ class PlayedGame:
     @property
     def text(self) -> str:
         """The moves' notations joined by single spaces."""
-        return " ".join(str(m) for m in self.moves)
+        return line_text(self.moves)
 
 
 Player = Union[HindsightPlayer, BaselinePlayer]

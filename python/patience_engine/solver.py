@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, List, Literal, Optional, Tuple, Union, cast
+from typing import Any, Callable, List, Literal, Optional, Sequence, Tuple, Union, cast
 
 from . import _core
 from .limits import MAX_TABLE_BYTES, check_int, check_seconds
@@ -56,7 +56,12 @@ class Solution:
     @property
     def text(self) -> str:
         """The moves' notations joined by single spaces (``""`` for no move)."""
-        return " ".join(str(move) for move in self.moves)
+        return line_text(self.moves)
+
+
+def line_text(moves: Sequence[Any]) -> str:
+    """A line of moves as text: their notations joined by single spaces (docs/rules.md "Move notation")."""
+    return " ".join(str(move) for move in moves)
 
 
 def solve(
