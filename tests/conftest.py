@@ -15,6 +15,9 @@ GAME_NAMES = list(REGISTRY)
 # The one Germaine deal of 1-1000 where the solver found no one-card finish in 10^7 nodes (the
 # README's survey; it finds one after about 1.9 * 10^8): unknown under every limit the tests set.
 HARD_GERMAINE_DEAL = 890
+# A Geoffrey deal with no legal move: the first of deals 0-199,999 (18 have none), as both
+# implementations find (tests/test_rl_vector.py).
+DEAD_GEOFFREY_DEAL = 787
 
 
 @pytest.fixture(params=GAME_NAMES)

@@ -12,6 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
+from conftest import DEAD_GEOFFREY_DEAL
 from patience_engine import reference
 from patience_engine.envs import ENV_IDS, PatienceEnv, PatienceVectorEnv
 
@@ -194,3 +195,11 @@ def test_import_without_gymnasium() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "patience_engine.envs needs Gymnasium: pip install 'patience-engine[rl]'"
+
+
+def test_a_deal_with_no_legal_move_ends_at_the_first_step(impl: str) -> None:
+    env = make("geoffrey", impl)
+    _, info = env.reset(options={"deal": DEAD_GEOFFREY_DEAL})
+    assert not info["action_mask"].any()
+    _, reward, terminated, truncated, info = env.step(0)
+    assert (reward, terminated, truncated, "illegal_action" in info) == (0.0, True, False, False)

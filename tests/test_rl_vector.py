@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import patience_engine
+from conftest import DEAD_GEOFFREY_DEAL
 from patience_engine.reference import GAMES, Geoffrey, Germaine, IllegalMoveError, RoyalMarriage, VectorGame, playouts
 from patience_engine.reference._cards import SplitMix64
 
@@ -277,3 +278,25 @@ def test_playouts_of_one_move() -> None:
 def test_bad_playouts_arguments(args: Any, kwargs: Any, error: type, message: str) -> None:
     with pytest.raises(error, match=message):
         playouts(*args, **kwargs)
+
+
+@pytest.mark.parametrize("impl", ["reference", "cpp"])
+def test_a_deal_with_no_legal_move_ends_at_the_next_step(impl: str) -> None:
+    """reset() cannot say an episode is over, so a dead deal's first step ends it (docs/rl.md "Episodes")."""
+    module: Any = patience_engine if impl == "cpp" else patience_engine.reference
+    cls = module.GAMES["geoffrey"]
+    assert cls.deal(DEAD_GEOFFREY_DEAL).legal_actions() == []
+    vec = module.VectorGame("geoffrey", 2)
+    vec.reset(seed=0, options={"deals": [5, DEAD_GEOFFREY_DEAL]})
+    assert list(vec.sample_legal_actions())[1] == 0 and not any(vec.action_masks[1])
+    live = cls.deal(5)
+    action = live.legal_actions()[0]
+    live.play(action)
+    # Any action of the dead slot is ignored, even one that is not legal.
+    _, reward, terminated, truncated, _ = vec.step([action, 7])
+    assert (list(reward), list(terminated), list(truncated)) == ([float(live.score), 0.0], [False, True], [False, False])
+    assert vec.state(0) == live and vec.state(1) == cls.deal(DEAD_GEOFFREY_DEAL)
+    # Then it autoresets to the generator's second draw (the first went to slot 0's sample).
+    _, reward, terminated, truncated, _ = vec.step([live.legal_actions()[0], 0])
+    assert (list(reward)[1], list(terminated)[1], list(truncated)[1]) == (0.0, False, False)
+    assert vec.state(1) == cls.deal(DRAW_1)

@@ -234,7 +234,9 @@ void bind_vector(py::module_& m) {
           },
           py::arg("actions"),
           "Plays actions[i] in slot i; a slot whose episode ended at the last step is reset "
-          "instead (its action ignored). Returns (obs, reward, terminated, truncated, {}). Raises "
+          "instead (its action ignored), and a slot dealt a position with no legal move ends its "
+          "episode (action ignored, reward 0, terminated). Returns (obs, reward, terminated, "
+          "truncated, {}). Raises "
           "IllegalMoveError naming the first slot whose action is not legal, ValueError for one "
           "outside 0 .. NUM_ACTIONS - 1 or a wrong length, TypeError for non-int actions; then no "
           "slot has changed.")

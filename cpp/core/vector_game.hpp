@@ -56,10 +56,11 @@ class VectorGame {
     started_ = true;
   }
 
-  // The first slot whose action cannot be played (a slot awaiting autoreset ignores its own).
+  // The first slot whose action cannot be played (a slot awaiting autoreset, or dealt a position
+  // with no legal move, ignores its own).
   Fault check(const std::int64_t* actions) const {
     for (int i = 0; i < n_; ++i) {
-      if (ended_[i]) continue;
+      if (ended_[i] || !count_[i]) continue;
       const std::int64_t a = actions[i];
       if (a < 0 || a >= G::kNumActions) return Fault{i, a, true};
       if (find(i, static_cast<int>(a)) < 0) return Fault{i, a, false};
@@ -68,11 +69,20 @@ class VectorGame {
   }
 
   // Plays each slot's action (check() having passed), or resets a slot whose episode ended at the
-  // last step (Gymnasium's next-step autoreset).
+  // last step (Gymnasium's next-step autoreset). A slot reset to a position with no legal move
+  // (Geoffrey deal 787) cannot report it from reset(), so its next step ends the episode with
+  // no move: reward 0, terminated.
   void step(const std::int64_t* actions) {
     for (int i = 0; i < n_; ++i) {
       if (ended_[i]) {
         start(i, rng_.next());
+        continue;
+      }
+      if (!count_[i]) {
+        reward_[i] = 0;
+        terminated_[i] = true;
+        truncated_[i] = false;
+        ended_[i] = true;
         continue;
       }
       G& g = pos_[i];

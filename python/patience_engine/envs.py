@@ -77,7 +77,8 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
     ``options={"deal": n}`` plays deal ``n``. ``render()`` (``render_mode="ansi"``) gives the
     position's text, hidden like the observation. An illegal action (mask False) leaves the
     position as it is and ends the episode: reward 0, terminated, ``info["illegal_action"]``
-    True. ``step`` raises ValueError outside the action space, TypeError for a non-int.
+    True; on a deal with no legal move (Geoffrey deal 787) any action ends the episode the same
+    way without that flag. ``step`` raises ValueError outside the action space, TypeError for a non-int.
     """
 
     metadata: Dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
@@ -138,7 +139,8 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
             # space can be stepped (Gymnasium's checker samples the space unmasked); it earns
             # nothing and forgoes the rest of the score.
             obs, info = self._observe()
-            info["illegal_action"] = True
+            if self._mask.any():
+                info["illegal_action"] = True
             return obs, 0.0, True, False, info
         before = self.state.score
         self.state.play(chosen)

@@ -144,7 +144,8 @@ class VectorGame:
 
         Autoreset is Gymnasium's NEXT_STEP: a slot whose last step ended ignores its action, is
         dealt ``deal = draw()`` (in slot order) and returns reward 0.0, not terminated, not
-        truncated. Otherwise ``reward`` is the change of ``score`` (a float), ``terminated``
+        truncated. A slot dealt a position with no legal move (Geoffrey deal 787) ignores its
+        action and returns reward 0.0, terminated. Otherwise ``reward`` is the change of ``score`` (a float), ``terminated``
         whether no legal move is left, ``truncated`` whether the episode, not terminated, has
         now played ``max_moves`` moves (docs/rl.md "Episodes"); ``info`` is ``{}``.
         Every action is checked before any slot changes: ValueError for a wrong length or an
@@ -156,7 +157,7 @@ class VectorGame:
             raise ValueError(f"actions must hold num_envs = {self.num_envs} actions, got {len(actions)}")
         chosen = [_action(value, slot) for slot, value in enumerate(actions)]
         for slot, action in enumerate(chosen):
-            if self._ended[slot]:
+            if self._ended[slot] or self._states[slot].is_over:
                 continue
             if not 0 <= action < self.NUM_ACTIONS:
                 raise ValueError(f"slot {slot}: action {action} is outside 0 .. {self.NUM_ACTIONS - 1}")
@@ -175,6 +176,13 @@ class VectorGame:
                 truncated.append(False)
                 continue
             state = self._states[slot]
+            if state.is_over:
+                # Dealt with no legal move: reset() cannot say so, so this step ends the episode.
+                self._ended[slot] = True
+                rewards.append(0.0)
+                terminated.append(True)
+                truncated.append(False)
+                continue
             before = state.score  # type: ignore[attr-defined]
             state.play(action)
             self._moves[slot] += 1
