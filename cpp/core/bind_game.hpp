@@ -19,9 +19,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <new>
 #include <optional>
 #include <string>
 #include <utility>
@@ -223,10 +225,21 @@ inline std::uint64_t deal_number(const py::object& n, const char* what = "deal n
   return n.cast<std::uint64_t>();
 }
 
-// Reads an action: an int in 0 .. num_actions - 1 (docs/rl.md "Actions"); TypeError for a non-int
-// (bool included), ValueError outside the space.
-inline int action_number(const py::handle& a, int num_actions) {
-  if (!is_int(a)) throw py::type_error("action must be an int, got " + type_name(a));
+// An action argument as a Python int: an int or an integer with __index__ (a numpy integer);
+// an empty object for anything else, a bool (Python's or numpy's) included.
+inline py::object action_index(const py::handle& o) {
+  if (py::isinstance<py::bool_>(o) || py::isinstance<py::str>(o) || !PyIndex_Check(o.ptr()))
+    return py::object();
+  PyObject* index = PyNumber_Index(o.ptr());
+  if (!index) PyErr_Clear();
+  return py::reinterpret_steal<py::object>(index);
+}
+
+// Reads an action: an int in 0 .. num_actions - 1 (docs/rl.md "Actions"), or an integer with
+// __index__; TypeError for anything else (bool included), ValueError outside the space.
+inline int action_number(const py::handle& given, int num_actions) {
+  const py::object a = action_index(given);
+  if (!a) throw py::type_error("action must be an int, got " + type_name(given));
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(a.ptr(), &overflow);
   if (overflow || v < 0 || v >= num_actions)
@@ -579,6 +592,153 @@ void register_vector_game(const py::class_<PyState<G>>& cls) {
       }});
 }
 
+// CPython-level methods for the calls a Python search or RL loop makes at every step:
+// legal_actions(), play() and is_legal() with an int action or a Move, score, is_over and is_won.
+// pybind11's dispatcher spends about a thousand instructions on a call (argument casters, the
+// overload loop), more than these calls' own work. Each fast method handles the common case itself
+// and passes every other call, unchanged, to the pybind11 function it replaces, so argument types,
+// errors and messages stay that function's. The position classes are final, so self is exactly the
+// bound type.
+template <class G>
+struct FastMethods {
+  using State = PyState<G>;
+  using Move = typename G::Move;
+  static inline PyTypeObject* move_type = nullptr;
+  static inline PyObject* slow_play = nullptr;  // the replaced functions, kept for the process
+  static inline PyObject* slow_is_legal = nullptr;
+  static inline PyMethodDef defs[3] = {};
+  static inline PyGetSetDef properties[3] = {};
+  static inline std::string docs[6];
+
+  static State& state(PyObject* self) {
+    auto* inst = reinterpret_cast<py::detail::instance*>(self);
+    return *inst->get_value_and_holder().template value_ptr<State>();
+  }
+
+  // The legal move a lone positional argument names when it is an exact int action or a Move
+  // (the class is final: its exact type); nullopt for anything else, or a move not legal here.
+  static std::optional<Move> legal_move(const State& s, PyObject* const* args, Py_ssize_t nargs,
+                                        PyObject* kwnames) {
+    if (nargs != 1 || kwnames) return std::nullopt;
+    PyObject* arg = args[0];
+    Move moves[G::kMaxMoves];
+    if (PyLong_CheckExact(arg)) {
+      int overflow = 0;
+      const long v = PyLong_AsLongAndOverflow(arg, &overflow);
+      if (overflow || v < 0 || v >= G::kNumActions) return std::nullopt;
+      StoredAction actions[G::kMaxMoves];
+      const int n = s.pos.generate_by_action(moves, actions);
+      const StoredAction* at = std::lower_bound(actions, actions + n, static_cast<StoredAction>(v));
+      if (at == actions + n || *at != v) return std::nullopt;
+      return moves[at - actions];
+    }
+    if (Py_TYPE(arg) == move_type) {
+      const Move& mv = *reinterpret_cast<py::detail::instance*>(arg)
+                            ->get_value_and_holder()
+                            .template value_ptr<Move>();
+      const int n = s.pos.generate(moves);
+      for (int i = 0; i < n; ++i)
+        if (moves[i] == mv) return moves[i];
+    }
+    return std::nullopt;
+  }
+
+  // The call as the pybind11 function `slow` takes it: self first.
+  static PyObject* call_slow(PyObject* slow, PyObject* self, PyObject* const* args,
+                             Py_ssize_t nargs, PyObject* kwnames) {
+    const Py_ssize_t total = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject* small[4];
+    std::vector<PyObject*> large;
+    PyObject** with_self = small;
+    if (total + 1 > 4) {
+      large.resize(static_cast<std::size_t>(total) + 1);
+      with_self = large.data();
+    }
+    with_self[0] = self;
+    std::copy(args, args + total, with_self + 1);
+    return PyObject_Vectorcall(slow, with_self, static_cast<std::size_t>(nargs) + 1, kwnames);
+  }
+
+  static PyObject* legal_actions(PyObject* self, PyObject*) {
+    Move moves[G::kMaxMoves];
+    StoredAction actions[G::kMaxMoves];
+    const int n = state(self).pos.generate_by_action(moves, actions);
+    PyObject* out = PyList_New(n);
+    if (!out) return nullptr;
+    PyObject* const* ints = action_ints<G>();
+    for (int i = 0; i < n; ++i) {
+      PyObject* a = ints[actions[i]];
+      Py_INCREF(a);
+      PyList_SET_ITEM(out, i, a);
+    }
+    return out;
+  }
+
+  static PyObject* play(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                        PyObject* kwnames) {
+    State& s = state(self);
+    const std::optional<Move> legal = legal_move(s, args, nargs, kwnames);
+    if (!legal) return call_slow(slow_play, self, args, nargs, kwnames);
+    try {
+      s.play(*legal);
+    } catch (const std::bad_alloc&) {
+      return PyErr_NoMemory();
+    }
+    Py_RETURN_NONE;
+  }
+
+  static PyObject* is_legal(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                            PyObject* kwnames) {
+    if (legal_move(state(self), args, nargs, kwnames)) Py_RETURN_TRUE;
+    return call_slow(slow_is_legal, self, args, nargs, kwnames);
+  }
+
+  // Puts method k, named name, on cls in place of the pybind11 one (whose docstring it keeps).
+  static void install(py::class_<State>& cls, int k, const char* name, PyCFunction fn, int flags) {
+    const py::object slow = cls.attr(name);
+    docs[k] = py::str(slow.attr("__doc__"));
+    defs[k] = PyMethodDef{name, fn, flags, docs[k].c_str()};
+    const auto type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+    const py::object method = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, &defs[k]));
+    if (!method) throw py::error_already_set();
+    if (k == 1) slow_play = slow.inc_ref().ptr();
+    if (k == 2) slow_is_legal = slow.inc_ref().ptr();
+    cls.attr(name) = method;
+  }
+
+  static PyObject* score(PyObject* self, void*) { return PyLong_FromLong(state(self).pos.score()); }
+  static PyObject* is_over(PyObject* self, void*) {
+    return PyBool_FromLong(state(self).pos.count_moves() == 0);
+  }
+  static PyObject* is_won(PyObject* self, void*) {
+    return PyBool_FromLong(state(self).pos.is_won());
+  }
+
+  // Puts read-only property k, named name, on cls in place of the pybind11 one.
+  static void install_property(py::class_<State>& cls, int k, const char* name, getter get) {
+    docs[3 + k] = py::str(cls.attr(name).attr("__doc__"));
+    properties[k] = PyGetSetDef{name, get, nullptr, docs[3 + k].c_str(), nullptr};
+    const auto type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+    const py::object property =
+        py::reinterpret_steal<py::object>(PyDescr_NewGetSet(type, &properties[k]));
+    if (!property) throw py::error_already_set();
+    cls.attr(name) = property;
+  }
+
+  static void install_all(py::class_<State>& cls, const py::class_<Move>& move) {
+    move_type = reinterpret_cast<PyTypeObject*>(move.ptr());
+    install(cls, 0, "legal_actions", legal_actions, METH_NOARGS);
+    install(cls, 1, "play", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(play)),
+            METH_FASTCALL | METH_KEYWORDS);
+    install(cls, 2, "is_legal",
+            reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(is_legal)),
+            METH_FASTCALL | METH_KEYWORDS);
+    install_property(cls, 0, "score", score);
+    install_property(cls, 1, "is_over", is_over);
+    install_property(cls, 2, "is_won", is_won);
+  }
+};
+
 // Registers G's move class and G's position class on module m, and G's perft and solve for
 // bind_position_functions(); returns the move class, to which the game's own binding adds its
 // properties.
@@ -590,9 +750,9 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
 
   // A move argument: a Move, its text or its action; TypeError worded as the reference's for
   // anything else.
-  // An int first: its test is a flag check, where a Move's looks up pybind11's type table.
+  // An action first: its test is a type-slot check, where a Move's looks up pybind11's type table.
   const auto move_of = [](const MoveOrText<Move>& arg) -> Move {
-    if (is_int(arg.obj)) return G::move_of_action(action_number(arg.obj, G::kNumActions));
+    if (action_index(arg.obj)) return G::move_of_action(action_number(arg.obj, G::kNumActions));
     if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
     if (py::isinstance<py::str>(arg.obj))
       return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
@@ -754,6 +914,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
                               py::make_tuple(py::type::of(self), s.root.to_text(), moves));
       });
   bind_rl<G>(move, cls);
+  FastMethods<G>::install_all(cls, move);
   register_vector_game<G>(cls);
   cls.attr("__hash__") = py::none();
   // A position comes only from deal(), from_text(), copy() and the like, which build it in C++.

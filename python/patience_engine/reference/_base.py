@@ -15,7 +15,8 @@ face-down cards overrides ``_determinize``.
 from __future__ import annotations
 
 import copy as _copy
-from typing import Any, ClassVar, Generic, Hashable, List, Tuple, Type, TypeVar, Union, cast
+import operator
+from typing import Any, ClassVar, Generic, Hashable, List, Optional, SupportsIndex, Tuple, Type, TypeVar, Union, cast
 
 from .._errors import IllegalMoveError
 from .._replay import replay
@@ -33,6 +34,16 @@ NO_ACTION = -1
 MoveT = TypeVar("MoveT", bound="Move")
 GameT = TypeVar("GameT", bound="Game[Any]")
 
+
+def action_index(value: object) -> Optional[int]:
+    """``value`` as an action number: an int or an integer with ``__index__`` (a numpy integer);
+    None for anything else, a bool (Python's or numpy's) included."""
+    if isinstance(value, (bool, str)):
+        return None
+    try:
+        return operator.index(cast(SupportsIndex, value))
+    except TypeError:
+        return None
 
 class Move:
     """A move of one game, a value made from its notation (``str(move)``).
@@ -205,18 +216,20 @@ class Game(Generic[MoveT]):
         return mask
 
     @classmethod
-    def move_of(cls, action: int) -> MoveT:
+    def move_of(cls, action: SupportsIndex) -> MoveT:
         """The move whose action is ``action`` (docs/rl.md "Actions").
 
-        Raises TypeError for a non-int (bool included) and ValueError for an
+        ``action``: an int or an integer with ``__index__`` (a numpy integer),
+        never a bool. Raises TypeError for anything else and ValueError for an
         int outside ``0 .. NUM_ACTIONS - 1`` or one that names no move (a
         Germaine direction off the grid).
         """
-        if not isinstance(action, int) or isinstance(action, bool):
+        number = action_index(action)
+        if number is None:
             raise TypeError(f"action must be an int, got {type(action).__name__}")
-        if not 0 <= action < cls.NUM_ACTIONS:
-            raise ValueError(f"action {action} is outside 0 .. {cls.NUM_ACTIONS - 1}")
-        return cls._decode(action)
+        if not 0 <= number < cls.NUM_ACTIONS:
+            raise ValueError(f"action {number} is outside 0 .. {cls.NUM_ACTIONS - 1}")
+        return cls._decode(number)
 
     @classmethod
     def _decode(cls, action: int) -> MoveT:
@@ -246,11 +259,12 @@ class Game(Generic[MoveT]):
     def _determinize(self: GameT, seed: int) -> GameT:
         return self.copy()
 
-    def _coerce(self, move: Union[MoveT, str, int]) -> MoveT:
+    def _coerce(self, move: Union[MoveT, str, SupportsIndex]) -> MoveT:
         if isinstance(move, str):
             return self.parse_move(move)
-        if isinstance(move, int) and not isinstance(move, bool):
-            return self.move_of(move)
+        number = action_index(move)
+        if number is not None:
+            return self.move_of(number)
         if not isinstance(move, self.Move):
             got = type(move).__name__
             if got == self.Move.__name__:  # a move of the other implementation: say which
@@ -258,14 +272,14 @@ class Game(Generic[MoveT]):
             raise TypeError(f"expected a {self.Move.__name__}, its text or an int action, got {got}")
         return move
 
-    def is_legal(self, move: Union[MoveT, str, int]) -> bool:
+    def is_legal(self, move: Union[MoveT, str, SupportsIndex]) -> bool:
         """Whether the move (or its text, or its int action) is legal in this position.
 
         Raises ValueError for bad move text or an int outside the action space.
         """
         return self._coerce(move) in self._generate()
 
-    def play(self, move: Union[MoveT, str, int]) -> None:
+    def play(self, move: Union[MoveT, str, SupportsIndex]) -> None:
         """Play a move (or its text, or its int action).
 
         Raises IllegalMoveError (a ValueError), leaving the position unchanged;
