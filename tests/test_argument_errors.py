@@ -130,3 +130,22 @@ def test_perft_and_solve_name_what_came(game: str) -> None:
         pe.perft(state, 1, "no")
     with pytest.raises(TypeError, match="^solve pruning must be a bool, got str$"):
         pe.solve(state, pruning="no")
+
+
+@pytest.mark.parametrize("module", [pe, reference], ids=["cpp", "reference"])
+def test_numpy_integers_are_ints_and_numpy_bools_are_not(module: Any) -> None:
+    """Deal numbers, seeds, depths and actions take any integer with __index__ (limits.int_value)."""
+    np = pytest.importorskip("numpy")
+    state = module.Geoffrey.deal(np.int64(5))
+    assert state == module.Geoffrey.deal(5)
+    assert state.determinize(np.uint64(3)) == state.determinize(3)
+    assert module.perft(state, np.int8(3)) == module.perft(state, 3)
+    action = np.flatnonzero(state.legal_action_mask())[0]  # a numpy int64, as an agent has it
+    assert state.is_legal(action) and module.Geoffrey.move_of(action) == module.Geoffrey.move_of(int(action))
+    for bad in (np.True_, np.float64(1.0)):
+        with pytest.raises(TypeError, match=rf"^deal number must be an int, got {type(bad).__name__}$"):
+            module.Geoffrey.deal(bad)
+        with pytest.raises(TypeError, match="^perft depth must be an int, got "):
+            module.perft(state, bad)
+    with pytest.raises(ValueError, match=r"^deal number must be in 0 \.\. 2\*\*64-1, got -1$"):
+        module.Geoffrey.deal(np.int64(-1))

@@ -211,23 +211,10 @@ inline std::string text_argument(const Text& text, const char* what) {
 }
 
 // Whether o is an int and not a bool.
-inline bool is_int(const py::handle& o) {
-  return py::isinstance<py::int_>(o) && !py::isinstance<py::bool_>(o);
-}
-
-// Reads a deal number (or another 64-bit seed, named by what) as an unsigned 64-bit value;
-// TypeError for a non-int, ValueError out of range.
-inline std::uint64_t deal_number(const py::object& n, const char* what = "deal number") {
-  if (!is_int(n)) throw py::type_error(std::string(what) + " must be an int, got " + type_name(n));
-  if (n < py::int_(0) || n >= py::int_(1).attr("__lshift__")(64))
-    throw py::value_error(std::string(what) + " must be in 0 .. 2**64-1, got " +
-                          std::string(py::str(n)));
-  return n.cast<std::uint64_t>();
-}
-
-// An action argument as a Python int: an int or an integer with __index__ (a numpy integer);
-// an empty object for anything else, a bool (Python's or numpy's) included.
-inline py::object action_index(const py::handle& o) {
+// o as a Python int when it is an int or an integer with __index__ (a numpy integer); an empty
+// object for anything else, a bool (Python's or numpy's) included
+// (patience_engine.limits.int_value).
+inline py::object int_value(const py::handle& o) {
   if (py::isinstance<py::bool_>(o) || py::isinstance<py::str>(o) || !PyIndex_Check(o.ptr()))
     return py::object();
   PyObject* index = PyNumber_Index(o.ptr());
@@ -235,10 +222,23 @@ inline py::object action_index(const py::handle& o) {
   return py::reinterpret_steal<py::object>(index);
 }
 
+inline bool is_int(const py::handle& o) { return static_cast<bool>(int_value(o)); }
+
+// Reads a deal number (or another 64-bit seed, named by what) as an unsigned 64-bit value;
+// TypeError for a non-int, ValueError out of range.
+inline std::uint64_t deal_number(const py::object& given, const char* what = "deal number") {
+  const py::object n = int_value(given);
+  if (!n) throw py::type_error(std::string(what) + " must be an int, got " + type_name(given));
+  if (n < py::int_(0) || n >= py::int_(1).attr("__lshift__")(64))
+    throw py::value_error(std::string(what) + " must be in 0 .. 2**64-1, got " +
+                          std::string(py::str(n)));
+  return n.cast<std::uint64_t>();
+}
+
 // Reads an action: an int in 0 .. num_actions - 1 (docs/rl.md "Actions"), or an integer with
 // __index__; TypeError for anything else (bool included), ValueError outside the space.
 inline int action_number(const py::handle& given, int num_actions) {
-  const py::object a = action_index(given);
+  const py::object a = int_value(given);
   if (!a) throw py::type_error("action must be an int, got " + type_name(given));
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(a.ptr(), &overflow);
@@ -264,10 +264,9 @@ py::array_t<T> zeroed_array(const Shape& shape) {
 }
 
 // Reads a perft depth: an int in 0 .. kMaxPerftDepth (TypeError or ValueError otherwise).
-inline int perft_depth(const py::object& depth) {
-  if (!py::isinstance<py::int_>(depth) || py::isinstance<py::bool_>(depth))
-    throw py::type_error("perft depth must be an int, got " +
-                         std::string(py::str(py::type::of(depth).attr("__name__"))));
+inline int perft_depth(const py::object& given) {
+  const py::object depth = int_value(given);
+  if (!depth) throw py::type_error("perft depth must be an int, got " + type_name(given));
   if (depth < py::int_(0) || depth > py::int_(kMaxPerftDepth))
     throw py::value_error("perft depth must be in 0 .. " + std::to_string(kMaxPerftDepth) +
                           ", got " + std::string(py::str(depth)));
@@ -752,7 +751,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   // anything else.
   // An action first: its test is a type-slot check, where a Move's looks up pybind11's type table.
   const auto move_of = [](const MoveOrText<Move>& arg) -> Move {
-    if (action_index(arg.obj)) return G::move_of_action(action_number(arg.obj, G::kNumActions));
+    if (int_value(arg.obj)) return G::move_of_action(action_number(arg.obj, G::kNumActions));
     if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
     if (py::isinstance<py::str>(arg.obj))
       return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));

@@ -2,8 +2,9 @@
 
 Two rules hold everywhere (the command line, ``solve`` and the survey):
 
-- A value of the wrong type is a ``TypeError`` (``bool`` is not an int here);
-  an int or float of the right type but out of range is a ``ValueError``.
+- A value of the wrong type is a ``TypeError``. An int is a Python int or any
+  integer with ``__index__`` (a numpy integer), never a ``bool`` (Python's or
+  numpy's); an int or float of the right type but out of range is a ``ValueError``.
   This is also what ``Game.deal`` does with a deal number.
 - Text is read as decimal digits 0-9 alone (``parse_decimal``): no sign,
   space, underscore, base prefix or digits of other scripts, all of which
@@ -21,7 +22,8 @@ TypeError: node_limit must be an int, got float
 from __future__ import annotations
 
 import math
-from typing import Optional
+import operator
+from typing import Optional, SupportsIndex, cast
 
 MAX_DEAL = (1 << 64) - 1
 """Largest numbered deal (docs/rules.md "Numbered deals")."""
@@ -42,17 +44,35 @@ def span(low: int, high: Optional[int]) -> str:
     return f"in {low} .. {top}"
 
 
+def int_value(value: object) -> Optional[int]:
+    """``value`` as a Python int when it is an int or an integer with ``__index__`` (a numpy
+    integer, a 0-d integer array); None for anything else, a bool (Python's or numpy's) included.
+
+    >>> import numpy as np
+    >>> int_value(np.int64(7)), int_value(True), int_value(np.True_), int_value(2.0)
+    (7, None, None, None)
+    """
+    if isinstance(value, (bool, str)):
+        return None
+    try:
+        return operator.index(cast(SupportsIndex, value))
+    except TypeError:  # no __index__, or numpy's bool refusing it
+        return None
+
+
 def check_int(value: object, what: str, low: int, high: Optional[int] = None) -> int:
-    """``value`` when it is an int in ``low .. high`` (no upper bound when ``high`` is None).
+    """``value`` as an int when it is one (``int_value``) in ``low .. high`` (no upper bound when
+    ``high`` is None).
 
     Raises ``TypeError`` for anything but an int (``bool`` included) and ``ValueError`` out of
     range, both naming ``what``.
     """
-    if not isinstance(value, int) or isinstance(value, bool):
+    number = int_value(value)
+    if number is None:
         raise TypeError(f"{what} must be an int, got {type(value).__name__}")
-    if value < low or (high is not None and value > high):
-        raise ValueError(f"{what} must be {span(low, high)}, got {value}")
-    return value
+    if number < low or (high is not None and number > high):
+        raise ValueError(f"{what} must be {span(low, high)}, got {number}")
+    return number
 
 
 def check_seconds(value: object, what: str) -> float:

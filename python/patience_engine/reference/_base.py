@@ -15,11 +15,11 @@ face-down cards overrides ``_determinize``.
 from __future__ import annotations
 
 import copy as _copy
-import operator
-from typing import Any, ClassVar, Generic, Hashable, List, Optional, SupportsIndex, Tuple, Type, TypeVar, Union, cast
+from typing import Any, ClassVar, Generic, Hashable, List, SupportsIndex, Tuple, Type, TypeVar, Union, cast
 
 from .._errors import IllegalMoveError
 from .._replay import replay
+from ..limits import check_int, int_value
 from ._cards import check_deal_number
 
 OBSERVATION_DTYPE = "uint8"
@@ -34,16 +34,6 @@ NO_ACTION = -1
 MoveT = TypeVar("MoveT", bound="Move")
 GameT = TypeVar("GameT", bound="Game[Any]")
 
-
-def action_index(value: object) -> Optional[int]:
-    """``value`` as an action number: an int or an integer with ``__index__`` (a numpy integer);
-    None for anything else, a bool (Python's or numpy's) included."""
-    if isinstance(value, (bool, str)):
-        return None
-    try:
-        return operator.index(cast(SupportsIndex, value))
-    except TypeError:
-        return None
 
 class Move:
     """A move of one game, a value made from its notation (``str(move)``).
@@ -224,7 +214,7 @@ class Game(Generic[MoveT]):
         int outside ``0 .. NUM_ACTIONS - 1`` or one that names no move (a
         Germaine direction off the grid).
         """
-        number = action_index(action)
+        number = int_value(action)
         if number is None:
             raise TypeError(f"action must be an int, got {type(action).__name__}")
         if not 0 <= number < cls.NUM_ACTIONS:
@@ -262,7 +252,7 @@ class Game(Generic[MoveT]):
     def _coerce(self, move: Union[MoveT, str, SupportsIndex]) -> MoveT:
         if isinstance(move, str):
             return self.parse_move(move)
-        number = action_index(move)
+        number = int_value(move)
         if number is not None:
             return self.move_of(number)
         if not isinstance(move, self.Move):
@@ -381,8 +371,4 @@ def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
     """
     if not isinstance(state, Game):
         raise TypeError(f"perft needs a reference game position, got {type(state).__name__}")
-    if not isinstance(depth, int) or isinstance(depth, bool):
-        raise TypeError(f"perft depth must be an int, got {type(depth).__name__}")
-    if not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise ValueError(f"perft depth must be in 0 .. {MAX_PERFT_DEPTH}, got {depth}")
-    return state.copy()._perft(depth, bulk)
+    return state.copy()._perft(check_int(depth, "perft depth", 0, MAX_PERFT_DEPTH), bulk)
