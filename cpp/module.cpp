@@ -27,4 +27,5 @@ PYBIND11_MODULE(_core, m) {
   pe::bind_geoffrey(m);
   pe::bind_position_functions(m);
   pe::bind_vector(m);
+  pe::one_line_argument_errors_everywhere(m);
 }

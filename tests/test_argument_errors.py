@@ -149,3 +149,37 @@ def test_numpy_integers_are_ints_and_numpy_bools_are_not(module: Any) -> None:
             module.perft(state, bad)
     with pytest.raises(ValueError, match=r"^deal number must be in 0 \.\. 2\*\*64-1, got -1$"):
         module.Geoffrey.deal(np.int64(-1))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_wrong_number_of_arguments_is_one_line(game: str) -> None:
+    """Too many arguments, too few, or an unknown keyword: a one-line TypeError naming the
+    parameters, from every method (pybind11's own message lists every signature over lines)."""
+    # Operators (__eq__) answer NotImplemented to arguments they cannot take, as Python's do.
+    calls = [call for call in method_calls(game) if not call[0].split(".")[1].startswith("__")]
+    for name, method, count in calls:
+        short = name.split(".")[1]
+        for args, kwargs in [([None] * (count + 1), {}), ([], {"no_such_argument": 1})]:
+            with pytest.raises(TypeError) as raised:
+                method(*args, **kwargs)
+            message = str(raised.value)
+            assert "\n" not in message and "incompatible" not in message, f"{name}: {message}"
+            assert short in message, f"{name}: {message}"
+
+
+def test_module_functions_and_vector_game_give_one_line_arity_errors() -> None:
+    state = pe.Geoffrey.deal(1)
+    for call, expected in [
+        (lambda: pe.perft(state), "perft() takes (state, depth, bulk = True), got 1 positional argument"),
+        (lambda: pe.playouts(state, 3),
+         "playouts() takes (state, n, *, seed, max_moves = None), got 2 positional arguments"),
+        (lambda: pe.VectorGame("geoffrey"),
+         "VectorGame() takes (game, num_envs, *, max_moves = None, hidden = False), got 1 positional argument"),
+        (lambda: pe.VectorGame("geoffrey", 2, 5), "VectorGame() takes (game, num_envs, *, max_moves = None, "
+                                                  "hidden = False), got 3 positional arguments"),
+        (lambda: state.to_text(foo=1, bar=2), "to_text() takes (hidden = False), got keywords foo, bar"),
+        (lambda: state.play(), "play() takes (move: GeoffreyMove | str | int), got no arguments"),
+    ]:
+        with pytest.raises(TypeError) as raised:
+            call()
+        assert str(raised.value) == expected

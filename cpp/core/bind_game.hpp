@@ -190,6 +190,102 @@ inline std::string utf8(const py::str& text) {
   return std::string(bytes);
 }
 
+// One-line argument errors (pybind11 functions keep their behaviour otherwise). When no
+// signature of a bound function fits a call (a missing or extra argument, an unknown keyword),
+// pybind11 raises a TypeError listing every signature and the arguments over several lines;
+// one_line_argument_errors(f) makes f's calls raise "play() takes (move: GermaineMove | str |
+// int), got no arguments" instead. It swaps the C entry point of f's method table, which
+// pybind11 allocates per function, for ArgumentErrors::call, which calls pybind11's and rewrites
+// only that error: a call that succeeds pays one extra C call.
+struct ArgumentErrors {
+  using Entry = PyObject* (*)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*);
+  static inline Entry pybind11_entry = nullptr;
+
+  // The signature of pybind11's message, "(self: patience_engine._core.X, n: object) -> X",
+  // as "n": without self, module paths, "object" annotations and the return type.
+  static std::string parameters(std::string sig) {
+    sig = sig.substr(0, sig.rfind(" -> "));
+    for (const std::string& noise :
+         {std::string("patience_engine._core."), std::string(": object")})
+      for (std::size_t at; (at = sig.find(noise)) != std::string::npos;)
+        sig.erase(at, noise.size());
+    if (sig.rfind("(self: ", 0) == 0) {
+      const std::size_t comma = sig.find(", ");
+      sig = comma == std::string::npos ? "()" : "(" + sig.substr(comma + 2);
+    }
+    return sig;
+  }
+
+  static PyObject* call(PyObject* self, PyObject* const* args, Py_ssize_t nargsf,
+                        PyObject* kwnames) {
+    PyObject* result = pybind11_entry(self, args, nargsf, kwnames);
+    if (result || !PyErr_ExceptionMatches(PyExc_TypeError)) return result;
+    PyObject *type, *value, *trace;
+    PyErr_Fetch(&type, &value, &trace);
+    const char* text = value && PyUnicode_Check(value) ? PyUnicode_AsUTF8(value) : nullptr;
+    const std::string message = text ? text : "";
+    if (!text) PyErr_Clear();
+    const std::size_t head = message.find("(): incompatible ");
+    const std::size_t first = message.find("    1. ");
+    if (head == std::string::npos || first == std::string::npos) {
+      PyErr_Restore(type, value, trace);
+      return nullptr;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(trace);
+    const std::size_t end = message.find('\n', first);
+    const std::string sig = message.substr(first + 7, end - first - 7);
+    Py_ssize_t given = PyVectorcall_NARGS(nargsf) - (sig.rfind("(self", 0) == 0 ? 1 : 0);
+    std::string got = given
+                          ? std::to_string(given) + " positional argument" + (given > 1 ? "s" : "")
+                          : std::string("no arguments");
+    if (kwnames && PyTuple_GET_SIZE(kwnames)) {
+      const std::string keywords = PyTuple_GET_SIZE(kwnames) > 1 ? "keywords" : "keyword";
+      got = given ? got + " and " + keywords : keywords;
+      for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); ++k) {
+        const char* name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        got += std::string(k ? ", " : " ") + (name ? name : "?");
+      }
+    }
+    PyErr_SetString(
+        PyExc_TypeError,
+        (message.substr(0, head) + "() takes " + parameters(sig) + ", got " + got).c_str());
+    return nullptr;
+  }
+};
+
+// Routes f's argument errors through ArgumentErrors (above) when f is a pybind11 function.
+inline void one_line_argument_errors(const py::handle& f) {
+  if (!PyCFunction_Check(f.ptr())) return;
+  PyMethodDef* def = reinterpret_cast<PyCFunctionObject*>(f.ptr())->m_ml;
+  const auto entry =
+      reinterpret_cast<ArgumentErrors::Entry>(reinterpret_cast<void (*)()>(def->ml_meth));
+  const auto ours = &ArgumentErrors::call;
+  if (entry == ours || !(def->ml_flags & METH_FASTCALL)) return;
+  if (!ArgumentErrors::pybind11_entry) ArgumentErrors::pybind11_entry = entry;
+  if (entry != ArgumentErrors::pybind11_entry) return;  // not pybind11's dispatcher
+  def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(ours));
+}
+
+// one_line_argument_errors() on every function of module m and every method, static method and
+// class method of its classes.
+inline void one_line_argument_errors_everywhere(py::module_& m) {
+  const auto fix = [](const py::handle& value) {
+    if (PyInstanceMethod_Check(value.ptr()))
+      one_line_argument_errors(PyInstanceMethod_GET_FUNCTION(value.ptr()));
+    else if (py::isinstance<py::staticmethod>(value))
+      one_line_argument_errors(value.attr("__func__"));
+    else
+      one_line_argument_errors(value);
+  };
+  for (const auto& item : m.attr("__dict__").cast<py::dict>()) {
+    fix(item.second);
+    if (PyType_Check(item.second.ptr()))
+      for (const auto& member : item.second.attr("__dict__").cast<py::dict>()) fix(member.second);
+  }
+}
+
 // The __name__ of o's type, for error messages.
 inline std::string type_name(const py::handle& o) {
   return py::str(py::type::of(o).attr("__name__"));
@@ -694,12 +790,15 @@ struct FastMethods {
 
   // Puts method k, named name, on cls in place of the pybind11 one (whose docstring it keeps).
   static void install(py::class_<State>& cls, int k, const char* name, PyCFunction fn, int flags) {
-    const py::object slow = cls.attr(name);
+    // The class dict holds pybind11's function inside an instancemethod.
+    const py::object slow = py::reinterpret_borrow<py::object>(
+        PyInstanceMethod_GET_FUNCTION(cls.attr("__dict__")[name].ptr()));
     docs[k] = py::str(slow.attr("__doc__"));
     defs[k] = PyMethodDef{name, fn, flags, docs[k].c_str()};
     const auto type = reinterpret_cast<PyTypeObject*>(cls.ptr());
     const py::object method = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, &defs[k]));
     if (!method) throw py::error_already_set();
+    one_line_argument_errors(slow);
     if (k == 1) slow_play = slow.inc_ref().ptr();
     if (k == 2) slow_is_legal = slow.inc_ref().ptr();
     cls.attr(name) = method;

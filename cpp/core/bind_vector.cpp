@@ -145,8 +145,9 @@ void bind_vector(py::module_& m) {
         v.truncated = v.bool_view(v.impl->truncated(), {n});
         return v;
       },
-      py::arg("game"), py::arg("num_envs"), py::kw_only(), py::arg("max_moves") = py::none(),
-      py::arg("hidden") = false);
+      py::name("VectorGame"), py::arg("game"), py::arg("num_envs"), py::kw_only(),
+      py::arg("max_moves") = py::none(), py::arg("hidden") = false);
+  one_line_argument_errors(make);
   own_new(cls,
           [make, vector_type = py::handle(cls)](const py::handle& type, const py::args& args,
                                                 const py::kwargs& kwargs) -> py::object {
