@@ -203,3 +203,21 @@ def test_a_deal_with_no_legal_move_ends_at_the_first_step(impl: str) -> None:
     assert not info["action_mask"].any()
     _, reward, terminated, truncated, info = env.step(0)
     assert (reward, terminated, truncated, "illegal_action" in info) == (0.0, True, False, False)
+
+
+@pytest.mark.parametrize("action, shown", [(1.0, "float"), (np.array([5]), "ndarray"), (np.True_, type(np.True_).__name__),
+                                           ("3", "str")])
+def test_a_non_int_action_is_named_in_one_line(impl: str, action: Any, shown: str) -> None:
+    env = gymnasium.make(ENV_IDS["geoffrey"], impl=impl)
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match=f"^action must be an int, got {shown}$"):
+        env.step(action)
+    assert env.step(np.int16(env.unwrapped.state.legal_actions()[0]))[2] is not None  # type: ignore[attr-defined]
+
+
+def test_copy_false_gives_read_only_views_that_still_step() -> None:
+    env = PatienceVectorEnv("royal-marriage", 2, copy=False)
+    obs, info = env.reset(seed=0)
+    assert not obs.flags.writeable and not info["action_mask"].flags.writeable
+    obs, *_ = env.step(np.asarray(env.vector.sample_legal_actions()))
+    assert np.array_equal(obs, [env.vector.state(i).observation() for i in range(2)])

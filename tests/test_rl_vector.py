@@ -40,8 +40,8 @@ def test_attributes_follow_the_game() -> None:
     ((patience_engine.Geoffrey, 1), {}, TypeError, "reference game class, got patience_engine._core.Geoffrey"),
     ((3, 1), {}, TypeError, "got int"),
     (("geoffrey", True), {}, TypeError, "num_envs must be an int, got bool"),
-    (("geoffrey", 0), {}, ValueError, "num_envs must be >= 1, got 0"),
-    (("geoffrey", 1), {"max_moves": 0}, ValueError, "max_moves must be >= 1, got 0"),
+    (("geoffrey", 0), {}, ValueError, "num_envs must be in 1 .. 2147483647, got 0"),
+    (("geoffrey", 1), {"max_moves": 0}, ValueError, "max_moves must be in 1 .. 2147483647, got 0"),
     (("geoffrey", 1), {"max_moves": 2.0}, TypeError, "max_moves must be an int, got float"),
     (("geoffrey", 1), {"hidden": 1}, TypeError, "hidden must be a bool, got int"),
 ])
@@ -273,7 +273,7 @@ def test_playouts_of_one_move() -> None:
     ((patience_engine.RoyalMarriage.deal(1), 1), {"seed": 0}, TypeError, "reference game position, got"),
     ((RoyalMarriage.deal(1), -1), {"seed": 0}, ValueError, "n must be >= 0, got -1"),
     ((RoyalMarriage.deal(1), 1), {"seed": 2**64}, ValueError, "seed must be in 0 .. 2\\*\\*64-1"),
-    ((RoyalMarriage.deal(1), 1), {"seed": 0, "max_moves": 0}, ValueError, "max_moves must be >= 1"),
+    ((RoyalMarriage.deal(1), 1), {"seed": 0, "max_moves": 0}, ValueError, "max_moves must be in 1 .. 2147483647"),
 ])
 def test_bad_playouts_arguments(args: Any, kwargs: Any, error: type, message: str) -> None:
     with pytest.raises(error, match=message):
@@ -300,3 +300,103 @@ def test_a_deal_with_no_legal_move_ends_at_the_next_step(impl: str) -> None:
     _, reward, terminated, truncated, _ = vec.step([live.legal_actions()[0], 0])
     assert (list(reward)[1], list(terminated)[1], list(truncated)[1]) == (0.0, False, False)
     assert vec.state(1) == cls.deal(DRAW_1)
+
+
+IMPLS = ["reference", "cpp"]
+
+
+def implementation(impl: str) -> Any:
+    return patience_engine if impl == "cpp" else patience_engine.reference
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_state_is_the_position_without_its_moves(impl: str) -> None:
+    """A batch keeps positions, not games: state(i) has an empty move stack in both implementations."""
+    module = implementation(impl)
+    vec = module.VectorGame("geoffrey", 2)
+    vec.reset(options={"deals": [3, 4]})
+    game = module.Geoffrey.deal(4)
+    for _ in range(3):
+        action = game.legal_actions()[0]
+        game.play(action)
+        vec.step([vec.state(0).legal_actions()[0], action])
+    state = vec.state(1)
+    assert state == game and state.to_text() == game.to_text() and list(state.move_stack) == []
+    assert len(game.move_stack) == 3
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_state_and_masks_need_a_reset(impl: str) -> None:
+    vec = implementation(impl).VectorGame("geoffrey", 2)
+    with pytest.raises(RuntimeError, match=r"^call reset\(\) first$"):
+        vec.state(1)
+    with pytest.raises(RuntimeError, match=r"^call reset\(\) first$"):
+        getattr(vec, "action_masks")  # noqa: B009 - the property's getter raises
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_an_off_grid_germaine_action_is_an_illegal_move(impl: str) -> None:
+    vec = implementation(impl).VectorGame("germaine", 2)
+    vec.reset(seed=1)
+    with pytest.raises(IllegalMoveError, match=r"^slot 1: action 0 \(names no move\) is not legal$"):
+        vec.step([vec.sample_legal_actions()[0], 0])
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("actions, shown", [(3, "int"), (None, "NoneType"), (iter([0, 0]), "list_iterator")])
+def test_actions_that_are_not_a_sequence_are_named(impl: str, actions: Any, shown: str) -> None:
+    vec = implementation(impl).VectorGame("germaine", 2)
+    vec.reset(seed=1)
+    with pytest.raises(TypeError, match=rf"^actions must be a sequence of num_envs ints, got {shown}$"):
+        vec.step(actions)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_hidden_names_a_numpy_bool_by_its_module(impl: str) -> None:
+    module = implementation(impl)
+    shown = "numpy.bool" if type(np.True_).__name__ == "bool" else type(np.True_).__name__
+    for call in (lambda: module.VectorGame("geoffrey", 2, hidden=np.True_),
+                 lambda: module.Geoffrey.deal(1).observation(np.True_),
+                 lambda: module.Geoffrey.deal(1).to_text(hidden=np.True_)):
+        with pytest.raises(TypeError, match=rf"^hidden must be a bool, got {shown}$"):
+            call()
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_empty_options_draw_the_deals(impl: str) -> None:
+    module = implementation(impl)
+    vec = module.VectorGame("royal-marriage", 2)
+    vec.reset(seed=0, options={})
+    assert [vec.state(i) for i in range(2)] == [module.RoyalMarriage.deal(DRAW_0), module.RoyalMarriage.deal(DRAW_1)]
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("num_envs, kwargs, message", [
+    (2**40, {}, "num_envs must be in 1 .. 2147483647, got 1099511627776"),
+    (1, {"max_moves": 2**31}, "max_moves must be in 1 .. 2147483647, got 2147483648"),
+    (1, {"max_moves": 0}, "max_moves must be in 1 .. 2147483647, got 0"),
+])
+def test_sizes_have_the_engine_limits(impl: str, num_envs: int, kwargs: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        implementation(impl).VectorGame("geoffrey", num_envs, **kwargs)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_numpy_integers_are_ints(impl: str) -> None:
+    module = implementation(impl)
+    vec = module.VectorGame("royal-marriage", np.int64(2), max_moves=np.int32(5))
+    assert (vec.num_envs, vec.max_moves) == (2, 5) and type(vec.num_envs) is int and type(vec.max_moves) is int
+    vec.reset(seed=0)
+    assert vec.state(np.int64(1)) == vec.state(1) == module.RoyalMarriage.deal(DRAW_1)
+    state = module.RoyalMarriage.deal(4)
+    assert list(module.playouts(state, np.int64(3), seed=0, max_moves=np.uint8(2))) == list(
+        module.playouts(state, 3, seed=0, max_moves=2))
+    for bad, shown in ((np.True_, type(np.True_).__name__), (True, "bool"), (2.0, "float")):
+        with pytest.raises(TypeError, match=f"^num_envs must be an int, got {shown}$"):
+            module.VectorGame("royal-marriage", bad)
+        with pytest.raises(TypeError, match=f"^slot must be an int, got {shown}$"):
+            vec.state(bad)
+        with pytest.raises(TypeError, match=f"^n must be an int, got {shown}$"):
+            module.playouts(state, bad, seed=0)
+        with pytest.raises(TypeError, match=f"^max_moves must be an int, got {shown}$"):
+            module.VectorGame("royal-marriage", 2, max_moves=bad)

@@ -10,6 +10,7 @@ generator).
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any, List
 
 import numpy as np
@@ -197,8 +198,10 @@ def test_arguments_are_checked() -> None:
     vec.reset(seed=0)
     with pytest.raises(ValueError, match="num_envs \\(2\\) ints"):
         vec.step([0, 0, 0])
-    with pytest.raises(TypeError, match="actions must be ints, got float64"):
+    with pytest.raises(TypeError, match="^slot 0: action must be an int, got float$"):
         vec.step([0.0, 1.0])
+    with pytest.raises(TypeError, match="^slot 0: action must be an int, got float64$"):
+        vec.step(np.array([0, 1.5]))
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
@@ -234,3 +237,81 @@ def test_playouts_arguments_are_checked() -> None:
         playouts(state, 1, seed=None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_moves must be in 1 .. "):
         playouts(state, 1, seed=0, max_moves=0)
+
+
+def test_two_threads_on_one_batch_leave_it_consistent() -> None:
+    """step() and reset() run without the GIL; the batch's lock keeps a second thread out of it."""
+    vec = VectorGame("royal-marriage", 256)
+    vec.reset(seed=0)
+    done = threading.Event()
+    failures: List[BaseException] = []
+
+    def stepper() -> None:
+        try:
+            while not done.is_set():
+                try:
+                    vec.step(vec.sample_legal_actions())
+                except IllegalMoveError:  # a reset came between the sample and the step
+                    pass
+        except BaseException as error:  # noqa: BLE001 - reported by the main thread
+            failures.append(error)
+
+    thread = threading.Thread(target=stepper)
+    thread.start()
+    try:
+        for k in range(2000):
+            vec.reset(seed=k)
+    finally:
+        done.set()
+        thread.join()
+    assert failures == []
+    obs, masks = vec.step(vec.sample_legal_actions())[0], vec.action_masks
+    for i in range(vec.num_envs):
+        state = vec.state(i)
+        assert np.array_equal(obs[i], state.observation()), i
+        assert np.array_equal(masks[i], state.legal_action_mask()), i
+
+
+def test_observation_and_mask_views_are_read_only() -> None:
+    """step() patches only what changed, so a write to these views would corrupt every later row."""
+    vec = VectorGame("royal-marriage", 2)
+    obs, _ = vec.reset(seed=0)
+    with pytest.raises(ValueError, match="read-only"):
+        obs[:] = 1
+    with pytest.raises(ValueError, match="read-only"):
+        vec.action_masks[:] = True
+    obs, *_ = vec.step(vec.sample_legal_actions())
+    with pytest.raises(ValueError, match="read-only"):
+        obs[0, 0, 0] = 1
+    assert not obs.flags.writeable and not vec.action_masks.flags.writeable
+
+
+def test_actions_beyond_int64_are_named_with_their_value() -> None:
+    vec = VectorGame("geoffrey", 3)
+    vec.reset(seed=0)
+    a0, a1, _ = vec.sample_legal_actions().tolist()
+    with pytest.raises(ValueError, match=r"^slot 2: action 9223372036854775808 is outside 0 \.\. 3327$"):
+        vec.step([a0, a1, 2**63])
+    with pytest.raises(ValueError, match=rf"^slot 1: action {2**70} is outside 0 \.\. 3327$"):
+        vec.step([a0, 2**70, a1])
+    with pytest.raises(ValueError, match=rf"^slot 0: action {-2**70} is outside 0 \.\. 3327$"):
+        vec.step([-2**70, a1, a1])
+    big = np.array([a0, a1, 2**63 + 5], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"^slot 2: action 9223372036854775813 is outside 0 \.\. 3327$"):
+        vec.step(big)
+    with pytest.raises(TypeError, match=r"^slot 1: action must be an int, got float$"):
+        vec.step([a0, 1.0, 2**70])
+
+
+@pytest.mark.parametrize("deals, shown", [(5, "int"), ({"a": 1}, "dict"), (iter([1, 2]), "list_iterator"),
+                                          (None, "NoneType"), ("12", "str")])
+def test_deals_that_are_not_a_sequence_are_named(deals: Any, shown: str) -> None:
+    vec = VectorGame("germaine", 2)
+    with pytest.raises(TypeError, match=rf"^options\['deals'\] must be a sequence of deal numbers, got {shown}$"):
+        vec.reset(options={"deals": deals})
+
+
+def test_a_batch_too_big_for_memory_says_how_big() -> None:
+    per = VectorGame("geoffrey", 1).bytes_per_position
+    with pytest.raises(MemoryError, match=rf"100000000 positions of {per} bytes \({100_000_000 * per} bytes\)"):
+        VectorGame("geoffrey", 10**8)

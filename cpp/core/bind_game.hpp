@@ -318,8 +318,6 @@ inline py::object int_value(const py::handle& o) {
   return py::reinterpret_steal<py::object>(index);
 }
 
-inline bool is_int(const py::handle& o) { return static_cast<bool>(int_value(o)); }
-
 // Reads a deal number (or another 64-bit seed, named by what) as an unsigned 64-bit value;
 // TypeError for a non-int, ValueError out of range.
 inline std::uint64_t deal_number(const py::object& given, const char* what = "deal number") {
@@ -344,11 +342,13 @@ inline int action_number(const py::handle& given, int num_actions) {
   return static_cast<int>(v);
 }
 
-// Reads the hidden flag of observation() and to_text(): a bool (TypeError otherwise).
-inline bool hidden_flag(const py::object& hidden) {
-  if (!py::isinstance<py::bool_>(hidden))
-    throw py::type_error("hidden must be a bool, got " + type_name(hidden));
-  return hidden.cast<bool>();
+// A bool argument; TypeError "<what> must be a bool, got <type>" for anything else (a numpy bool,
+// whose type is also named bool, is named numpy.bool).
+inline bool bool_argument(const py::handle& flag, const char* what) {
+  if (!py::isinstance<py::bool_>(flag))
+    throw py::type_error(std::string(what) + " must be a bool, got " +
+                         other_type_name(flag, "bool"));
+  return flag.cast<bool>();
 }
 
 // A new zeroed numpy array of this shape and element type.
@@ -508,13 +508,6 @@ inline const GameFunctions& game_of(const py::handle& state, const std::string& 
                        got);
 }
 
-// A bool argument; TypeError "<what> must be a bool, got <type>" for anything else.
-inline bool bool_argument(const py::handle& flag, const char* what) {
-  if (!py::isinstance<py::bool_>(flag))
-    throw py::type_error(std::string(what) + " must be a bool, got " + type_name(flag));
-  return flag.cast<bool>();
-}
-
 // perft and solve, one function each for every game bound before (the arguments are taken as
 // any object and checked here, so a wrong one gets a one-line TypeError, not pybind11's list of
 // overloads).
@@ -648,7 +641,7 @@ void bind_rl(py::class_<typename G::Move>& move, py::class_<PyState<G>>& cls) {
           "observation",
           [](const State& s, const py::object& hidden) {
             auto obs = zeroed_array<std::uint8_t>(G::kObservationShape);
-            s.pos.observe(obs.mutable_data(), hidden_flag(hidden));
+            s.pos.observe(obs.mutable_data(), bool_argument(hidden, "hidden"));
             return obs;
           },
           py::arg("hidden") = false,
@@ -674,7 +667,7 @@ template <class G>
 void register_vector_game(const py::class_<PyState<G>>& cls) {
   using State = PyState<G>;
   vector_entries().push_back(VectorEntry{
-      cls, G::kNumActions, G::kDefaultMaxMoves,
+      cls, G::kNumActions, G::kDefaultMaxMoves, VectorGame<G>::bytes_per_position(),
       std::vector<py::ssize_t>(G::kObservationShape.begin(), G::kObservationShape.end()),
       [](int num_envs, int max_moves, bool hidden) -> std::unique_ptr<AnyVectorGame> {
         return std::make_unique<AnyVectorGameOf<G, State>>(num_envs, max_moves, hidden);
@@ -933,7 +926,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
       .def(
           "to_text",
           [](const State& s, const py::object& hidden) {
-            return s.pos.to_text(hidden_flag(hidden));
+            return s.pos.to_text(bool_argument(hidden, "hidden"));
           },
           py::arg("hidden") = false,
           "The position in the game's text format (docs/rules.md \"Text formats\"). hidden=True "

@@ -1,7 +1,12 @@
 // The Python class VectorGame and the function playouts (core/bind_vector.hpp), one for all games.
 #include "core/bind_vector.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <cstdint>
+#include <mutex>
+#include <new>
+#include <optional>
 #include <random>
 
 #include "core/bind_game.hpp"
@@ -15,19 +20,20 @@ std::vector<VectorEntry>& vector_entries() {
 
 namespace {
 
-// An int in low .. high (TypeError for a non-int, bool included; ValueError outside, worded as
-// patience_engine.limits.check_int).
+// An int in low .. high: an int or an integer with __index__ (a numpy integer), as actions are
+// read (int_value, core/bind_game.hpp); TypeError for anything else, bools included;
+// ValueError outside, worded as patience_engine.limits.check_int.
 long long int_argument(const py::handle& value, const char* what, long long low, long long high) {
-  if (!is_int(value))
-    throw py::type_error(std::string(what) + " must be an int, got " + type_name(value));
+  const py::object index = int_value(value);
+  if (!index) throw py::type_error(std::string(what) + " must be an int, got " + type_name(value));
   int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (overflow || v < low || v > high) {
     const std::string span = high == LLONG_MAX
                                  ? ">= " + std::to_string(low)
                                  : "in " + std::to_string(low) + " .. " + std::to_string(high);
     throw py::value_error(std::string(what) + " must be " + span + ", got " +
-                          std::string(py::str(value)));
+                          std::string(py::str(index)));
   }
   return v;
 }
@@ -66,20 +72,33 @@ int max_moves_argument(const py::object& max_moves, const VectorEntry& entry) {
   return static_cast<int>(int_argument(max_moves, "max_moves", 1, INT_MAX));
 }
 
-// A VectorGame as Python holds it: the game's batch and numpy views of its buffers, made once.
-// The views' base is a capsule that shares the batch, so an array kept after the VectorGame is
-// gone still reads live memory.
+// A VectorGame as Python holds it: the game's batch, the lock of the batch and numpy views of its
+// buffers, made once. The views' base is a capsule that shares the batch, so an array kept after
+// the VectorGame is gone still reads live memory.
+//
+// The lock keeps a second Python thread out of the batch while step() or reset() runs without the
+// GIL. So that no two threads wait for each other, a thread holding the lock never waits for the
+// GIL: step() and reset() release the GIL before they lock, and the methods that keep the GIL lock
+// while holding it and call no Python code until they unlock. Every field but the batch is read
+// and written with the GIL held.
 struct PyVectorGame {
   std::shared_ptr<AnyVectorGame> impl;
+  std::unique_ptr<std::mutex> batch = std::make_unique<std::mutex>();
   py::object game;
   int max_moves;
   bool hidden;
   int num_actions;
+  std::size_t bytes_per_position;
   py::tuple observation_shape;
   py::array observations, masks, rewards, terminated, truncated;
   bool seeded = false;
+  bool started = false;  // reset() has dealt every slot
 
-  // A view of n_items entries of buffer in the given shape, sharing the batch.
+  void check_started() const {
+    if (!started) throw std::runtime_error("call reset() first");
+  }
+
+  // A view of a buffer in the given shape, sharing the batch.
   template <class T>
   py::array view(T* buffer, std::vector<py::ssize_t> shape) const {
     auto* owner = new std::shared_ptr<AnyVectorGame>(impl);
@@ -93,16 +112,92 @@ struct PyVectorGame {
   }
 };
 
-// The actions argument of step() as num_envs contiguous int64s.
-py::array_t<std::int64_t> actions_argument(const py::object& actions, int num_envs) {
-  py::array a = py::module_::import("numpy").attr("asarray")(actions);
-  const char kind = a.dtype().kind();
-  if (kind != 'i' && kind != 'u')
-    throw py::type_error("actions must be ints, got " + std::string(py::str(a.dtype())));
+// The observations and masks are patched by step() where they change, so a write to them would
+// spoil every later step: their views are read-only (and so is any view numpy makes of them).
+py::array read_only(py::array a) {
+  a.attr("setflags")(py::arg("write") = false);
+  return a;
+}
+
+// The actions argument of step(): values, num_envs contiguous int64s; exact, when an action was
+// given as an integer beyond int64 (its value is then clamped to the nearer end, outside every
+// action space), the ints given, for the error message.
+struct Actions {
+  py::array_t<std::int64_t> values;
+  py::object exact;
+};
+
+Actions actions_argument(const py::object& actions, int num_envs) {
+  const py::array a = py::module_::import("numpy").attr("asarray")(actions);
+  if (a.ndim() == 0)
+    throw py::type_error("actions must be a sequence of num_envs ints, got " + type_name(actions));
   if (a.ndim() != 1 || a.shape(0) != num_envs)
     throw py::value_error("actions must be a sequence of num_envs (" + std::to_string(num_envs) +
                           ") ints, got shape " + std::string(py::str(py::tuple(a.attr("shape")))));
-  return py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+  using Int64s = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+  const char kind = a.dtype().kind();
+  const bool unsigned_fits =
+      kind == 'u' &&
+      (a.itemsize() < 8 || a.attr("max")().cast<std::uint64_t>() <= std::uint64_t{INT64_MAX});
+  if (kind == 'i' || unsigned_fits) return Actions{Int64s::ensure(a), py::object()};
+  // Anything else (a uint64 beyond int64, Python ints beyond it, which numpy makes floats or
+  // objects, floats, bools, strs) is read item by item as the reference reads it, so that the
+  // first item that is no integer names its slot.
+  py::list exact;
+  std::vector<std::int64_t> values;
+  for (const py::handle item : py::iter(actions)) {
+    const py::object index = int_value(item);
+    if (!index)
+      throw py::type_error("slot " + std::to_string(values.size()) +
+                           ": action must be an int, got " + type_name(item));
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    values.push_back(overflow > 0 ? INT64_MAX : overflow < 0 ? INT64_MIN : v);
+    exact.append(index);
+  }
+  if (values.size() != static_cast<std::size_t>(num_envs))
+    throw py::value_error("actions must be a sequence of num_envs (" + std::to_string(num_envs) +
+                          ") ints, got " + std::to_string(values.size()));
+  py::array_t<std::int64_t> out(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return Actions{out, exact};
+}
+
+// Raises the error of step()'s first bad action (the reference's messages): ValueError outside
+// the action space, else IllegalMoveError.
+[[noreturn]] void raise_fault(const PyVectorGame& v, const StepFault& fault, const Actions& a) {
+  const std::string action =
+      a.exact ? std::string(py::str(a.exact[py::int_(fault.slot)])) : std::to_string(fault.action);
+  const std::string head = "slot " + std::to_string(fault.slot) + ": action " + action;
+  if (fault.outside)
+    throw py::value_error(head + " is outside 0 .. " + std::to_string(v.num_actions - 1));
+  const std::string message =
+      head + " (" + v.impl->move_text(static_cast<int>(fault.action)) + ") is not legal";
+  PyErr_SetString(illegal_move_error().ptr(), message.c_str());
+  throw py::error_already_set();
+}
+
+// options['deals'] of reset(), num_envs deal numbers; none when options is None or has no 'deals'.
+std::vector<std::uint64_t> option_deals(const py::object& options, int n) {
+  std::vector<std::uint64_t> deals;
+  if (options.is_none()) return deals;
+  if (!py::isinstance<py::dict>(options))
+    throw py::type_error("options must be a dict or None, got " + type_name(options));
+  for (const auto& item : py::reinterpret_borrow<py::dict>(options))
+    if (!py::str(item.first).equal(py::str("deals")))
+      throw py::value_error("unknown option " + std::string(py::repr(item.first)) +
+                            ": the only one is 'deals'");
+  if (!options.contains("deals")) return deals;
+  const py::object given = options["deals"];
+  if (!PySequence_Check(given.ptr()) || py::isinstance<py::str>(given) ||
+      py::isinstance<py::bytes>(given))
+    throw py::type_error("options['deals'] must be a sequence of deal numbers, got " +
+                         type_name(given));
+  if (static_cast<int>(py::len(given)) != n)
+    throw py::value_error("options['deals'] must hold num_envs (" + std::to_string(n) +
+                          ") deal numbers, got " + std::to_string(py::len(given)));
+  for (const auto& d : given) deals.push_back(deal_number(py::reinterpret_borrow<py::object>(d)));
+  return deals;
 }
 
 }  // namespace
@@ -113,10 +208,14 @@ void bind_vector(py::module_& m) {
       "num_envs positions of one game stepped together in C++, with Gymnasium's vector API "
       "(docs/rl.md \"Episodes\").\n\n"
       "``VectorGame(game, num_envs, *, max_moves=None, hidden=False)``: game is a registry name "
-      "('royal-marriage', 'germaine', 'geoffrey') or a C++ game class; max_moves (None: the "
-      "game's DEFAULT_MAX_MOVES) truncates an episode; hidden=True gives Geoffrey's hidden view. "
+      "('royal-marriage', 'germaine', 'geoffrey') or a C++ game class; num_envs an int in "
+      "1 .. 2**31-1; max_moves (None: the game's DEFAULT_MAX_MOVES, else an int in "
+      "1 .. 2**31-1) truncates an episode; hidden=True gives Geoffrey's hidden view. Raises "
+      "TypeError/ValueError naming a bad argument, MemoryError when the batch does not fit. "
       "The arrays returned are views of the engine's own buffers, overwritten by the next "
-      "step() or reset(): copy what you keep. step() runs without the GIL.",
+      "step() or reset(): copy what you keep; the observations and masks are read-only. "
+      "step() and reset() run without the GIL; a lock keeps threads sharing one VectorGame "
+      "from running its methods at once.",
       py::is_final());
   // VectorGame(...) is built whole by __new__ (own_new(), core/bind_game.hpp), so no route from
   // Python reaches an instance whose batch was not made; __init__ has nothing left to do.
@@ -126,20 +225,29 @@ void bind_vector(py::module_& m) {
         const VectorEntry& entry = entry_of_game(game);
         const int n = static_cast<int>(int_argument(num_envs, "num_envs", 1, INT_MAX));
         const int limit = max_moves_argument(max_moves, entry);
-        if (!py::isinstance<py::bool_>(hidden))
-          throw py::type_error("hidden must be a bool, got " + type_name(hidden));
         PyVectorGame v;
-        v.impl = entry.make(n, limit, hidden.cast<bool>());
+        v.hidden = bool_argument(hidden, "hidden");
+        try {
+          v.impl = entry.make(n, limit, v.hidden);
+        } catch (const std::bad_alloc&) {
+          const std::string message =
+              "VectorGame of " + std::to_string(n) + " positions of " +
+              std::to_string(entry.bytes_per_position) + " bytes (" +
+              std::to_string(static_cast<std::uint64_t>(n) * entry.bytes_per_position) +
+              " bytes) does not fit in memory";
+          PyErr_SetString(PyExc_MemoryError, message.c_str());
+          throw py::error_already_set();
+        }
         v.game = py::reinterpret_borrow<py::object>(entry.cls);
         v.max_moves = limit;
-        v.hidden = hidden.cast<bool>();
         v.num_actions = entry.num_actions;
+        v.bytes_per_position = entry.bytes_per_position;
         v.observation_shape = py::tuple(py::cast(entry.observation_shape));
         std::vector<py::ssize_t> obs_shape{n};
         obs_shape.insert(obs_shape.end(), entry.observation_shape.begin(),
                          entry.observation_shape.end());
-        v.observations = v.view(v.impl->observations(), obs_shape);
-        v.masks = v.bool_view(v.impl->masks(), {n, entry.num_actions});
+        v.observations = read_only(v.view(v.impl->observations(), obs_shape));
+        v.masks = read_only(v.bool_view(v.impl->masks(), {n, entry.num_actions}));
         v.rewards = v.view(v.impl->rewards(), {n});
         v.terminated = v.bool_view(v.impl->terminated(), {n});
         v.truncated = v.bool_view(v.impl->truncated(), {n});
@@ -168,100 +276,90 @@ void bind_vector(py::module_& m) {
       .def_readonly("game", &PyVectorGame::game, "The C++ game class.")
       .def_readonly("NUM_ACTIONS", &PyVectorGame::num_actions)
       .def_readonly("OBSERVATION_SHAPE", &PyVectorGame::observation_shape)
-      .def_property_readonly(
-          "bytes_per_position", [](const PyVectorGame& v) { return v.impl->bytes_per_position(); },
-          "Bytes the batch holds per slot: position, legal moves, buffers' rows.")
+      .def_readonly("bytes_per_position", &PyVectorGame::bytes_per_position,
+                    "Bytes the batch holds per slot: position, legal moves, buffers' rows.")
       .def(
           "reset",
           [](PyVectorGame& v, const py::object& seed, const py::object& options) {
-            const int n = v.impl->num_envs();
-            std::vector<std::uint64_t> deals;
-            if (!options.is_none()) {
-              if (!py::isinstance<py::dict>(options))
-                throw py::type_error("options must be a dict or None, got " + type_name(options));
-              for (const auto& item : py::reinterpret_borrow<py::dict>(options))
-                if (!py::str(item.first).equal(py::str("deals")))
-                  throw py::value_error("unknown option " + std::string(py::repr(item.first)) +
-                                        ": the only one is 'deals'");
-              if (options.contains("deals")) {
-                const py::sequence given = options["deals"];
-                if (static_cast<int>(py::len(given)) != n)
-                  throw py::value_error("options['deals'] must hold num_envs (" +
-                                        std::to_string(n) + ") deal numbers, got " +
-                                        std::to_string(py::len(given)));
-                for (const auto& d : given)
-                  deals.push_back(deal_number(py::reinterpret_borrow<py::object>(d)));
-              }
-            }
+            const std::vector<std::uint64_t> deals = option_deals(options, v.impl->num_envs());
+            std::optional<std::uint64_t> reseed;
             if (!seed.is_none()) {
-              v.impl->seed(deal_number(seed, "seed"));
-              v.seeded = true;
+              reseed = deal_number(seed, "seed");
             } else if (!v.seeded) {
               std::random_device device;
-              v.impl->seed(std::uint64_t{device()} << 32 | device());
-              v.seeded = true;
+              reseed = std::uint64_t{device()} << 32 | device();
             }
+            v.seeded = true;
             {
               py::gil_scoped_release release;
+              const std::lock_guard<std::mutex> lock(*v.batch);
+              if (reseed) v.impl->seed(*reseed);
               v.impl->reset(deals.empty() ? nullptr : deals.data());
             }
+            v.started = true;
             return py::make_tuple(v.observations, py::dict());
           },
           py::arg("seed") = py::none(), py::arg("options") = py::none(),
-          "Every slot to a new deal: options['deals'][i], else drawn from the generator, which an "
-          "int seed (0 .. 2**64-1) re-seeds with SplitMix64(seed). Returns (obs, {}).")
+          "Every slot to a new deal: options['deals'][i] (a sequence of num_envs deal numbers), "
+          "else drawn from the generator, which an int seed (0 .. 2**64-1) re-seeds with "
+          "SplitMix64(seed); options {} or None gives no deals. Returns (obs, {}). Raises "
+          "TypeError/ValueError for a bad seed or options, changing nothing.")
       .def(
           "step",
           [](PyVectorGame& v, const py::object& actions) {
-            if (!v.impl->started()) throw std::runtime_error("call reset() first");
-            const auto a = actions_argument(actions, v.impl->num_envs());
-            const std::int64_t* data = a.data();
-            std::string fault;
-            bool outside = false;
+            v.check_started();
+            const Actions a = actions_argument(actions, v.impl->num_envs());
+            const std::int64_t* data = a.values.data();
+            StepFault fault;
             {
               py::gil_scoped_release release;
+              const std::lock_guard<std::mutex> lock(*v.batch);
               fault = v.impl->check(data);
-              if (fault.empty())
-                v.impl->step(data);
-              else
-                outside = v.impl->outside(data);
+              if (fault.slot < 0) v.impl->step(data);
             }
-            if (outside) throw py::value_error(fault);
-            if (!fault.empty()) {
-              PyErr_SetString(illegal_move_error().ptr(), fault.c_str());
-              throw py::error_already_set();
-            }
+            if (fault.slot >= 0) raise_fault(v, fault, a);
             return py::make_tuple(v.observations, v.rewards, v.terminated, v.truncated, py::dict());
           },
           py::arg("actions"),
           "Plays actions[i] in slot i; a slot whose episode ended at the last step is reset "
           "instead (its action ignored), and a slot dealt a position with no legal move ends its "
           "episode (action ignored, reward 0, terminated). Returns (obs, reward, terminated, "
-          "truncated, {}). Raises "
+          "truncated, {}): views of the batch's buffers, obs read-only uint8 (num_envs, "
+          "*OBSERVATION_SHAPE), reward float32 (num_envs,), flags bool (num_envs,). Raises "
           "IllegalMoveError naming the first slot whose action is not legal, ValueError for one "
-          "outside 0 .. NUM_ACTIONS - 1 or a wrong length, TypeError for non-int actions; then no "
-          "slot has changed.")
+          "outside 0 .. NUM_ACTIONS - 1 or a wrong length, TypeError for a non-int action or "
+          "actions that are no sequence, RuntimeError before reset(); then no slot has changed.")
       .def_property_readonly(
-          "action_masks", [](const PyVectorGame& v) { return v.masks; },
-          "Each slot's legal actions as a bool array of shape (num_envs, NUM_ACTIONS), a view (see "
-          "step).")
+          "action_masks",
+          [](const PyVectorGame& v) {
+            v.check_started();
+            return v.masks;
+          },
+          "Each slot's legal actions as a read-only bool array of shape (num_envs, NUM_ACTIONS), "
+          "a view (see step). RuntimeError before reset().")
       .def(
           "sample_legal_actions",
           [](PyVectorGame& v) {
-            if (!v.impl->started()) throw std::runtime_error("call reset() first");
+            v.check_started();
             py::array_t<std::int64_t> out(v.impl->num_envs());
-            v.impl->sample(out.mutable_data());
+            std::int64_t* data = out.mutable_data();
+            const std::lock_guard<std::mutex> lock(*v.batch);
+            v.impl->sample(data);
             return out;
           },
           "int64 array (num_envs,): per slot a uniformly drawn legal action (legal[draw() % n] of "
-          "the ascending list), 0 for a slot with none or awaiting autoreset.")
+          "the ascending list), 0 for a slot with none or awaiting autoreset. RuntimeError before "
+          "reset().")
       .def(
           "state",
           [](const PyVectorGame& v, const py::object& i) {
+            v.check_started();
             const int slot = static_cast<int>(int_argument(i, "slot", 0, v.impl->num_envs() - 1));
-            return v.impl->state(slot);
+            return v.impl->state(slot, std::unique_lock<std::mutex>(*v.batch));
           },
-          py::arg("i"), "A copy of slot i's position.");
+          py::arg("i"),
+          "A copy of slot i's position, its move stack empty: a batch keeps positions, not their "
+          "games. i: an int in 0 .. num_envs - 1. RuntimeError before reset().");
 
   m.def(
       "playouts",

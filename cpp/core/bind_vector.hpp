@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -18,26 +19,27 @@
 namespace pe {
 namespace py = pybind11;
 
-// VectorGame<G> with the game erased: what the one Python class needs.
+// VectorGame<G> with the game erased: what the one Python class needs. It does no locking: the
+// binding's PyVectorGame holds the lock that keeps two threads out of one batch.
 class AnyVectorGame {
  public:
   virtual ~AnyVectorGame() = default;
   virtual int num_envs() const = 0;
-  virtual bool started() const = 0;
   virtual void seed(std::uint64_t s) = 0;
   // Runs without the GIL.
   virtual void reset(const std::uint64_t* deals) = 0;
-  // "slot 3: action 1211 (3:9S>5) is not legal" or "slot 3: action 5000 is outside 0 .. 3327"
-  // for the first slot that cannot play its action; "" when all can (then step() may run).
-  virtual std::string check(const std::int64_t* actions) const = 0;
-  // Whether check()'s fault was an action outside the space (a ValueError, not an illegal move).
-  virtual bool outside(const std::int64_t* actions) const = 0;
+  // The first slot that cannot play its action (VectorGame<G>::check); runs without the GIL.
+  virtual StepFault check(const std::int64_t* actions) const = 0;
+  // The text of the move an action names ("3:9S>5"), or "names no move" for an action of the space
+  // that names none (a Germaine direction off the grid), as the reference's message says.
+  virtual std::string move_text(int action) const = 0;
   // Runs without the GIL.
   virtual void step(const std::int64_t* actions) = 0;
   virtual void sample(std::int64_t* out) = 0;
-  // A copy of slot i's position as a Python game object.
-  virtual py::object state(int i) const = 0;
-  virtual std::size_t bytes_per_position() const = 0;
+  // A copy of slot i's position as a Python game object. The position is copied under the
+  // caller's lock of the batch, which is released before any Python object is made: making one
+  // can run Python code (a collection's finalizers) that lets another thread take the GIL.
+  virtual py::object state(int i, std::unique_lock<std::mutex> batch) const = 0;
   virtual std::uint8_t* observations() = 0;
   virtual std::uint8_t* masks() = 0;
   virtual float* rewards() = 0;
@@ -50,6 +52,7 @@ struct VectorEntry {
   py::handle cls;  // the position class (kept alive by the module)
   int num_actions;
   int default_max_moves;
+  std::size_t bytes_per_position;  // VectorGame<G>::bytes_per_position()
   std::vector<py::ssize_t> observation_shape;
   std::unique_ptr<AnyVectorGame> (*make)(int num_envs, int max_moves, bool hidden);
   // playouts(state, n, seed, max_moves, out): out has room for n scores; runs without the GIL.
@@ -65,23 +68,23 @@ class AnyVectorGameOf final : public AnyVectorGame {
  public:
   AnyVectorGameOf(int num_envs, int max_moves, bool hidden) : v_(num_envs, max_moves, hidden) {}
   int num_envs() const override { return v_.num_envs(); }
-  bool started() const override { return v_.started(); }
   void seed(std::uint64_t s) override { v_.seed(s); }
   void reset(const std::uint64_t* deals) override { v_.reset(deals); }
-  std::string check(const std::int64_t* actions) const override {
-    const auto fault = v_.check(actions);
-    if (fault.slot < 0) return "";
-    const std::string head =
-        "slot " + std::to_string(fault.slot) + ": action " + std::to_string(fault.action);
-    if (fault.outside) return head + " is outside 0 .. " + std::to_string(G::kNumActions - 1);
-    return head + " (" + G::move_text(G::move_of_action(static_cast<int>(fault.action))) +
-           ") is not legal";
+  StepFault check(const std::int64_t* actions) const override { return v_.check(actions); }
+  std::string move_text(int action) const override {
+    try {
+      return G::move_text(G::move_of_action(action));
+    } catch (const ParseError&) {
+      return "names no move";
+    }
   }
-  bool outside(const std::int64_t* actions) const override { return v_.check(actions).outside; }
   void step(const std::int64_t* actions) override { v_.step(actions); }
   void sample(std::int64_t* out) override { v_.sample(out); }
-  py::object state(int i) const override { return py::cast(State(v_.position(i))); }
-  std::size_t bytes_per_position() const override { return VectorGame<G>::bytes_per_position(); }
+  py::object state(int i, std::unique_lock<std::mutex> batch) const override {
+    const G position = v_.position(i);
+    batch.unlock();
+    return py::cast(State(position));
+  }
   std::uint8_t* observations() override { return v_.observations(); }
   std::uint8_t* masks() override { return v_.masks(); }
   float* rewards() override { return v_.rewards(); }

@@ -15,20 +15,20 @@
 
 namespace pe {
 
+// A bad action found by VectorGame<G>::check(): the slot, the action, and whether it lies outside
+// the space (else it is in the space but not legal); slot -1 when every slot can play.
+struct StepFault {
+  int slot = -1;
+  std::int64_t action = 0;
+  bool outside = false;
+};
+
 template <class G>
 class VectorGame {
  public:
   using Move = typename G::Move;
   static constexpr int kObservationSize = observation_size<G>();
   static_assert(G::kNumActions <= 65536 && G::kMaxMoves <= 255, "actions and counts fit the slots");
-
-  // A bad action found by check(): the slot, the action, and whether it lies outside the space
-  // (else it is in the space but not legal).
-  struct Fault {
-    int slot = -1;
-    std::int64_t action = 0;
-    bool outside = false;
-  };
 
   VectorGame(int num_envs, int max_moves, bool hidden)
       : n_(num_envs),
@@ -47,25 +47,23 @@ class VectorGame {
         truncated_(static_cast<std::size_t>(num_envs)) {}
 
   int num_envs() const { return n_; }
-  bool started() const { return started_; }
   void seed(std::uint64_t s) { rng_ = SplitMix64{s}; }
 
   // Every slot to a new deal: deals[i] when deals is given, else a draw of the generator.
   void reset(const std::uint64_t* deals) {
     for (int i = 0; i < n_; ++i) start(i, deals ? deals[i] : rng_.next());
-    started_ = true;
   }
 
   // The first slot whose action cannot be played (a slot awaiting autoreset, or dealt a position
   // with no legal move, ignores its own).
-  Fault check(const std::int64_t* actions) const {
+  StepFault check(const std::int64_t* actions) const {
     for (int i = 0; i < n_; ++i) {
       if (ended_[i] || !count_[i]) continue;
       const std::int64_t a = actions[i];
-      if (a < 0 || a >= G::kNumActions) return Fault{i, a, true};
-      if (find(i, static_cast<int>(a)) < 0) return Fault{i, a, false};
+      if (a < 0 || a >= G::kNumActions) return StepFault{i, a, true};
+      if (find(i, static_cast<int>(a)) < 0) return StepFault{i, a, false};
     }
-    return Fault{};
+    return StepFault{};
   }
 
   // Plays each slot's action (check() having passed), or resets a slot whose episode ended at the
@@ -165,7 +163,6 @@ class VectorGame {
   int n_;
   int max_moves_;
   bool hidden_;
-  bool started_ = false;
   SplitMix64 rng_{0};
   std::vector<G> pos_;
   std::vector<Move> moves_;            // per slot kMaxMoves, ascending action order

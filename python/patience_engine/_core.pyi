@@ -217,10 +217,19 @@ _Game = Union[RoyalMarriage, Germaine, Geoffrey]
 
 @final
 class VectorGame:
-    """num_envs positions of one game stepped together in C++ (Gymnasium's vector API)."""
+    """num_envs positions of one game stepped together in C++ (Gymnasium's vector API).
+
+    Observations and masks are read-only views of the batch's buffers; a lock keeps threads
+    sharing one VectorGame from running its methods at once.
+    """
 
     def __init__(
-        self, game: Union[str, type[_Game]], num_envs: int, *, max_moves: Optional[int] = None, hidden: bool = False
+        self,
+        game: Union[str, type[_Game]],
+        num_envs: SupportsIndex,
+        *,
+        max_moves: Optional[SupportsIndex] = None,
+        hidden: bool = False,
     ) -> None: ...
     @property
     def num_envs(self) -> int: ...
@@ -245,9 +254,12 @@ class VectorGame:
     @property
     def action_masks(self) -> NDArray[np.bool_]: ...
     def sample_legal_actions(self) -> NDArray[np.int64]: ...
-    def state(self, i: int) -> Any: ...
+    def state(self, i: SupportsIndex) -> Any:
+        """A copy of slot i's position, its move stack empty: a batch keeps positions, not their games."""
 
-def playouts(state: _Game, n: int, *, seed: int, max_moves: Optional[int] = None) -> NDArray[np.int32]:
+def playouts(
+    state: _Game, n: SupportsIndex, *, seed: int, max_moves: Optional[SupportsIndex] = None
+) -> NDArray[np.int32]:
     """n random games from state played in C++; their final scores. Releases the GIL."""
 
 def perft(state: Union[RoyalMarriage, Germaine, Geoffrey], depth: int, bulk: bool = True) -> int:

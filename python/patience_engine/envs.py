@@ -25,7 +25,6 @@ the legal actions as numpy bools.
 
 from __future__ import annotations
 
-import operator
 from types import ModuleType
 from typing import Any, Dict, Optional, SupportsFloat, SupportsIndex, Tuple
 
@@ -37,7 +36,7 @@ import patience_engine
 from . import reference
 from ._errors import MissingExtraError
 from .games import REGISTRY
-from .limits import MAX_DEAL
+from .limits import MAX_DEAL, int_value
 from .reference.vector import episode_settings
 
 try:
@@ -129,9 +128,9 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
         """Play ``action``; returns ``(obs, reward, terminated, truncated, info)`` (docs/rl.md "Episodes")."""
         if self.state is None:
             raise RuntimeError("call reset() first")
-        if isinstance(action, (bool, np.bool_)):
+        chosen = int_value(action)
+        if chosen is None:
             raise TypeError(f"action must be an int, got {type(action).__name__}")
-        chosen = operator.index(action)
         if not 0 <= chosen < self.num_actions:
             raise ValueError(f"action {chosen} is outside 0 .. {self.num_actions - 1}")
         if not self._mask[chosen]:
@@ -168,7 +167,8 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     VectorGame's SplitMix64 generator (an int seed; deals and nothing else are drawn);
     ``options={"deals": [...]}`` gives each slot's deal. ``step`` and ``reset`` are one call
     into the VectorGame each. With ``copy=False`` the C++ engine's arrays are returned as they
-    are: views of its buffers that the next step overwrites; the default copies them.
+    are: views of its buffers that the next step overwrites (observations and masks read-only);
+    the default copies them.
     """
 
     metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}

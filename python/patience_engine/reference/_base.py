@@ -35,6 +35,13 @@ MoveT = TypeVar("MoveT", bound="Move")
 GameT = TypeVar("GameT", bound="Game[Any]")
 
 
+def other_type_name(value: object, expected: str) -> str:
+    """The name of ``value``'s type for an error message, with its module when it is the name
+    expected (a move of the other implementation, numpy's bool)."""
+    name = type(value).__name__
+    return f"{type(value).__module__}.{name}" if name == expected else name
+
+
 class Move:
     """A move of one game, a value made from its notation (``str(move)``).
 
@@ -256,9 +263,7 @@ class Game(Generic[MoveT]):
         if number is not None:
             return self.move_of(number)
         if not isinstance(move, self.Move):
-            got = type(move).__name__
-            if got == self.Move.__name__:  # a move of the other implementation: say which
-                got = f"{type(move).__module__}.{got}"
+            got = other_type_name(move, self.Move.__name__)  # a move of the other implementation
             raise TypeError(f"expected a {self.Move.__name__}, its text or an int action, got {got}")
         return move
 
@@ -338,7 +343,7 @@ def _action_of(move: Move) -> int:
 
 def _check_hidden(hidden: object) -> bool:
     if not isinstance(hidden, bool):
-        raise TypeError(f"hidden must be a bool, got {type(hidden).__name__}")
+        raise TypeError(f"hidden must be a bool, got {other_type_name(hidden, 'bool')}")  # numpy's bool
     return hidden
 
 

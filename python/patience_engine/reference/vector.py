@@ -17,16 +17,18 @@ generator of docs/rules.md "Numbered deals".
 
 from __future__ import annotations
 
-import operator
 import os
-from typing import Any, Collection, Dict, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Type
+from typing import Any, Collection, Dict, List, Mapping, Optional, Sequence, Sized, SupportsIndex, Tuple, Type
 
 from .._errors import IllegalMoveError
-from ..limits import check_int
+from ..limits import check_int, int_value
 from ._base import Game, _check_hidden
 from ._cards import SplitMix64, check_deal_number
 
 StepResult = Tuple[List[Any], List[float], List[bool], List[bool], Dict[str, Any]]
+
+MAX_INT = 2**31 - 1
+"""Largest ``num_envs`` and ``max_moves``: the C++ engine counts them in an int."""
 
 
 def game_class(game: object) -> Type[Game[Any]]:
@@ -46,14 +48,24 @@ def game_class(game: object) -> Type[Game[Any]]:
     raise TypeError(f"game must be a game name or a reference game class, got {shown}")
 
 
+def _integer(value: object, what: str, low: int, high: Optional[int] = None) -> int:
+    """``value`` as an int in ``low .. high``: an int or an integer with ``__index__`` (a numpy
+    integer), not a bool; TypeError/ValueError naming ``what`` (``check_int``'s words)."""
+    number = int_value(value)
+    if number is None:
+        raise TypeError(f"{what} must be an int, got {type(value).__name__}")
+    return check_int(number, what, low, high)
+
+
 def _max_moves(cls: Type[Game[Any]], max_moves: object) -> int:
-    return cls.DEFAULT_MAX_MOVES if max_moves is None else check_int(max_moves, "max_moves", 1)
+    return cls.DEFAULT_MAX_MOVES if max_moves is None else _integer(max_moves, "max_moves", 1, MAX_INT)
 
 
 def episode_settings(cls: Type[Any], max_moves: object, hidden: object) -> Tuple[int, bool]:
     """``(max_moves, hidden)`` checked for a game class of either implementation.
 
-    ``max_moves``: None (the class's ``DEFAULT_MAX_MOVES``) or an int >= 1; ``hidden``: a bool.
+    ``max_moves``: None (the class's ``DEFAULT_MAX_MOVES``) or an int in 1 .. 2**31-1 (a numpy
+    integer too); ``hidden``: a bool.
     Raises TypeError/ValueError naming the bad one.
     """
     return _max_moves(cls, max_moves), _check_hidden(hidden)
@@ -61,27 +73,27 @@ def episode_settings(cls: Type[Any], max_moves: object, hidden: object) -> Tuple
 
 def _action(value: object, slot: int) -> int:
     """An action as an int: Python and numpy ints are taken, bools and floats are not."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    number = int_value(value)
+    if number is None:
         raise TypeError(f"slot {slot}: action must be an int, got {type(value).__name__}")
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        raise TypeError(f"slot {slot}: action must be an int, got {type(value).__name__}") from None
+    return number
 
 
 class VectorGame:
     """``num_envs`` positions of one game stepped together, with Gymnasium's vector conventions.
 
     ``game``: a registry name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``) or a
-    reference game class. ``max_moves``: moves after which an episode is truncated (None:
-    the game's ``DEFAULT_MAX_MOVES``). ``hidden``: observations show Geoffrey as its player
+    reference game class. ``num_envs``: an int in 1 .. 2**31-1. ``max_moves``: moves after which
+    an episode is truncated (None: the game's ``DEFAULT_MAX_MOVES``, else an int in 1 .. 2**31-1);
+    numpy integers are ints here. ``hidden``: observations show Geoffrey as its player
     sees it (docs/rl.md "Hidden view (Geoffrey)"). One SplitMix64 generator per object draws the deals
     and ``sample_legal_actions``. Raises TypeError/ValueError naming a bad argument.
     """
 
-    def __init__(self, game: object, num_envs: int, *, max_moves: Optional[int] = None, hidden: bool = False) -> None:
+    def __init__(self, game: object, num_envs: SupportsIndex, *, max_moves: Optional[SupportsIndex] = None,
+                 hidden: bool = False) -> None:
         self.game: Type[Game[Any]] = game_class(game)
-        self.num_envs: int = check_int(num_envs, "num_envs", 1)
+        self.num_envs: int = _integer(num_envs, "num_envs", 1, MAX_INT)
         self.max_moves, self.hidden = episode_settings(self.game, max_moves, hidden)
         self.NUM_ACTIONS: int = self.game.NUM_ACTIONS
         self.OBSERVATION_SHAPE: Tuple[int, ...] = self.game.OBSERVATION_SHAPE
@@ -107,7 +119,7 @@ class VectorGame:
 
         ``seed`` (an int in 0 .. 2**64-1) re-seeds the generator; None keeps it (seeded from
         ``os.urandom`` the first time). ``options={"deals": [...]}`` gives slot ``i`` deal
-        ``deals[i]``; otherwise slot by slot ``deal = draw()``. ``obs``: ``num_envs``
+        ``deals[i]``; otherwise (``options`` None or ``{}``) slot by slot ``deal = draw()``. ``obs``: ``num_envs``
         observations (nested lists of 0/1 ints of ``OBSERVATION_SHAPE``); ``info``: ``{}``.
         Raises TypeError/ValueError for a bad seed or options, changing nothing.
         """
@@ -129,9 +141,10 @@ class VectorGame:
             return None
         if not isinstance(options, Mapping):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
-        unknown = sorted(str(key) for key in options if key != "deals")
-        if unknown or "deals" not in options:
+        if any(key != "deals" for key in options):
             raise ValueError(f"options takes only the key 'deals', got {sorted(map(str, options))}")
+        if "deals" not in options:  # {}: Gymnasium passes it for no options
+            return None
         deals = options["deals"]
         if not isinstance(deals, Sequence) or isinstance(deals, str):
             raise TypeError(f"options['deals'] must be a sequence of deal numbers, got {type(deals).__name__}")
@@ -149,10 +162,13 @@ class VectorGame:
         whether no legal move is left, ``truncated`` whether the episode, not terminated, has
         now played ``max_moves`` moves (docs/rl.md "Episodes"); ``info`` is ``{}``.
         Every action is checked before any slot changes: ValueError for a wrong length or an
-        action outside ``0 .. NUM_ACTIONS - 1``, TypeError for a non-int, IllegalMoveError
+        action outside ``0 .. NUM_ACTIONS - 1``, TypeError for a non-int or ``actions`` that are no
+        sequence, IllegalMoveError
         naming the slot and the action for an illegal one; RuntimeError before ``reset()``.
         """
         self._started()
+        if not isinstance(actions, Sized) or isinstance(actions, (str, bytes)):
+            raise TypeError(f"actions must be a sequence of num_envs ints, got {type(actions).__name__}")
         if len(actions) != self.num_envs:
             raise ValueError(f"actions must hold num_envs = {self.num_envs} actions, got {len(actions)}")
         chosen = [_action(value, slot) for slot, value in enumerate(actions)]
@@ -227,34 +243,41 @@ class VectorGame:
             chosen.append(legal[self._draw() % len(legal)] if legal else 0)
         return chosen
 
-    def state(self, i: int) -> Game[Any]:
-        """A copy of slot ``i``'s position; IndexError outside ``0 .. num_envs - 1``, RuntimeError before ``reset()``."""
+    def state(self, i: SupportsIndex) -> Game[Any]:
+        """A copy of slot ``i``'s position, its move stack empty: a batch keeps positions, not their games.
+
+        ``i``: an int (a numpy integer too); IndexError outside ``0 .. num_envs - 1``, RuntimeError
+        before ``reset()``.
+        """
         self._started()
-        if not isinstance(i, int) or isinstance(i, bool):
+        slot = int_value(i)
+        if slot is None:
             raise TypeError(f"slot must be an int, got {type(i).__name__}")
-        if not 0 <= i < self.num_envs:
-            raise IndexError(f"slot {i} is outside 0 .. {self.num_envs - 1}")
-        return self._states[i].copy()
+        if not 0 <= slot < self.num_envs:
+            raise IndexError(f"slot {slot} is outside 0 .. {self.num_envs - 1}")
+        # The C++ batch holds bare positions; its text is the whole position (docs/rules.md "Text formats").
+        return self.game.from_text(self._states[slot].to_text())
 
 
-def playouts(state: Game[Any], n: int, *, seed: int, max_moves: Optional[int] = None) -> List[int]:
+def playouts(state: Game[Any], n: SupportsIndex, *, seed: int, max_moves: Optional[SupportsIndex] = None) -> List[int]:
     """The final scores of ``n`` random games from ``state`` (a list of ``n`` ints).
 
     The games are played in turn with one generator SplitMix64(``seed``): at each move
     ``legal[draw() % len(legal)]`` of the ascending legal actions, until none is left or
     ``max_moves`` moves are played (None: the game's ``DEFAULT_MAX_MOVES``). ``state`` is not
     changed. Raises TypeError for a state that is not a reference position, TypeError/ValueError
-    for a bad ``n`` (an int >= 0), ``seed`` (0 .. 2**64-1) or ``max_moves`` (an int >= 1).
+    for a bad ``n`` (an int >= 0), ``seed`` (0 .. 2**64-1) or ``max_moves`` (an int in
+    1 .. 2**31-1); numpy integers are ints for ``n`` and ``max_moves``.
     """
     from . import GAMES
 
     if not isinstance(state, tuple(GAMES.values())):
         raise TypeError(f"state must be a reference game position, got {type(state).__module__}.{type(state).__name__}")
-    check_int(n, "n", 0)
+    count = _integer(n, "n", 0)
     rng = SplitMix64(check_deal_number(seed, "seed"))
     limit = _max_moves(type(state), max_moves)
     scores = []
-    for _ in range(n):
+    for _ in range(count):
         game = state.copy()
         for _ in range(limit):
             legal = game.legal_moves()
