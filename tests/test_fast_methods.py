@@ -114,3 +114,28 @@ def _off_grid(cls: type, action: int) -> bool:
     except ValueError:
         return True
     return False
+
+
+def test_moves_are_made_once_per_action_and_play_anywhere() -> None:
+    """legal_moves() hands out one object per action. A Royal Marriage move carries the row position
+    where it was first generated (a hint); played in a row where its card stands elsewhere it must
+    still remove that card, as the reference does."""
+    cls, ref = game_class("cpp", "royal-marriage"), game_class("reference", "royal-marriage")
+    first = cls.deal(1)
+    moves = {m.action: m for m in first.legal_moves()}
+    state, mirror = cls.deal(1), ref.deal(1)
+    rng = random.Random(5)
+    played_elsewhere = 0
+    while state.legal_actions():
+        again = {m.action: m for m in state.legal_moves()}
+        for action, move in again.items():
+            assert move == cls.move_of(action)
+            if action in moves:
+                assert move is moves[action]
+        action = rng.choice(sorted(again))
+        move = moves.get(action, again[action])
+        played_elsewhere += action in moves and state.move_stack != []
+        state.play(move)
+        mirror.play(action)
+        assert state.to_text() == mirror.to_text() and state.move_stack[-1] is move
+    assert played_elsewhere > 0 and state.undo() is move

@@ -75,6 +75,19 @@ struct type_caster<pe::MoveOrText<Move>> {
 namespace pe {
 namespace py = pybind11;
 
+// The Python object of move m: one per action, made on first use and kept for the process, as a
+// move is an immutable value. A Royal Marriage move's position hint is then that of the first
+// position that made it, which is harmless: play() and is_legal() use the generated move equal to
+// the one given, never a Python move's hint.
+template <class G>
+py::object move_object(const typename G::Move& m) {
+  static std::vector<PyObject*> made(G::kNumActions, nullptr);
+  const int a = G::action(m);
+  if (a < 0) return py::cast(m);
+  if (!made[a]) made[a] = py::cast(m).release().ptr();
+  return py::reinterpret_borrow<py::object>(made[a]);
+}
+
 // A game position seen from Python: the position, where it started and the moves played.
 // The moves played are kept with their Undos for C++ and, once read, as Python Move objects for
 // move_stack, so that reading it copies a list as the reference does instead of making one
@@ -125,7 +138,7 @@ class PyState {
       if (PyList_SetSlice(moves_.ptr(), last, last + 1, nullptr) != 0)
         throw py::error_already_set();
     } else {
-      played = py::cast(mv);
+      played = move_object<G>(mv);
     }
     pos.unmake(mv, saved);
     history_.pop_back();
@@ -136,7 +149,7 @@ class PyState {
   // Makes the Python objects of the first n moves played that have none yet.
   void made_to(std::size_t n) {
     for (auto k = static_cast<std::size_t>(PyList_GET_SIZE(moves_.ptr())); k < n; ++k)
-      moves_.append(py::cast(history_[k].first));
+      moves_.append(move_object<G>(history_[k].first));
   }
 
   std::vector<std::pair<Move, typename G::Undo>> history_;
@@ -681,12 +694,13 @@ void register_vector_game(const py::class_<PyState<G>>& cls) {
 }
 
 // CPython-level methods for the calls a Python search or RL loop makes at every step:
-// legal_actions(), play() and is_legal() with an int action or a Move, score, is_over and is_won.
-// pybind11's dispatcher spends about a thousand instructions on a call (argument casters, the
-// overload loop), more than these calls' own work. Each fast method handles the common case itself
-// and passes every other call, unchanged, to the pybind11 function it replaces, so argument types,
-// errors and messages stay that function's. The position classes are final, so self is exactly the
-// bound type.
+// legal_actions(), legal_moves(), play() and is_legal() with an int action or a Move, score,
+// is_over and is_won. pybind11's dispatcher spends about a thousand instructions on a call
+// (argument casters, the overload loop), more than these calls' own work, and legal_moves() made
+// a Python object per move (move_object() makes one per action, once). Each fast method handles
+// the common case itself and passes every other call, unchanged, to the pybind11 function it
+// replaces, so argument types, errors and messages stay that function's. The position classes
+// are final, so self is exactly the bound type.
 template <class G>
 struct FastMethods {
   using State = PyState<G>;
@@ -694,9 +708,9 @@ struct FastMethods {
   static inline PyTypeObject* move_type = nullptr;
   static inline PyObject* slow_play = nullptr;  // the replaced functions, kept for the process
   static inline PyObject* slow_is_legal = nullptr;
-  static inline PyMethodDef defs[3] = {};
+  static inline PyMethodDef defs[4] = {};
   static inline PyGetSetDef properties[3] = {};
-  static inline std::string docs[6];
+  static inline std::string docs[7];
 
   static State& state(PyObject* self) {
     auto* inst = reinterpret_cast<py::detail::instance*>(self);
@@ -762,6 +776,22 @@ struct FastMethods {
     return out;
   }
 
+  static PyObject* legal_moves(PyObject* self, PyObject*) {
+    Move moves[G::kMaxMoves];
+    StoredAction actions[G::kMaxMoves];
+    const int n = state(self).pos.generate_by_action(moves, actions);
+    PyObject* out = PyList_New(n);
+    if (!out) return nullptr;
+    try {
+      for (int i = 0; i < n; ++i) PyList_SET_ITEM(out, i, move_object<G>(moves[i]).release().ptr());
+    } catch (py::error_already_set& e) {
+      Py_DECREF(out);
+      e.restore();
+      return nullptr;
+    }
+    return out;
+  }
+
   static PyObject* play(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                         PyObject* kwnames) {
     State& s = state(self);
@@ -807,8 +837,8 @@ struct FastMethods {
 
   // Puts read-only property k, named name, on cls in place of the pybind11 one.
   static void install_property(py::class_<State>& cls, int k, const char* name, getter get) {
-    docs[3 + k] = py::str(cls.attr(name).attr("__doc__"));
-    properties[k] = PyGetSetDef{name, get, nullptr, docs[3 + k].c_str(), nullptr};
+    docs[4 + k] = py::str(cls.attr(name).attr("__doc__"));
+    properties[k] = PyGetSetDef{name, get, nullptr, docs[4 + k].c_str(), nullptr};
     const auto type = reinterpret_cast<PyTypeObject*>(cls.ptr());
     const py::object property =
         py::reinterpret_steal<py::object>(PyDescr_NewGetSet(type, &properties[k]));
@@ -824,6 +854,7 @@ struct FastMethods {
     install(cls, 2, "is_legal",
             reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(is_legal)),
             METH_FASTCALL | METH_KEYWORDS);
+    install(cls, 3, "legal_moves", legal_moves, METH_NOARGS);
     install_property(cls, 0, "score", score);
     install_property(cls, 1, "is_over", is_over);
     install_property(cls, 2, "is_won", is_won);
