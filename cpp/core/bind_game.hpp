@@ -211,6 +211,50 @@ inline std::string utf8(const py::str& text) {
 // pybind11 allocates per function, for ArgumentErrors::call, which calls pybind11's and rewrites
 // only that error: a call that succeeds pays one extra C call.
 struct ArgumentErrors {
+  // The error being raised, taken out of the thread state (PyErr_Fetch is deprecated from 3.12).
+  class Raised {
+   public:
+    Raised() {
+#if PY_VERSION_HEX >= 0x030C0000
+      value_ = PyErr_GetRaisedException();
+#else
+      PyErr_Fetch(&type_, &value_, &trace_);
+      PyErr_NormalizeException(&type_, &value_, &trace_);
+#endif
+    }
+    Raised(const Raised&) = delete;
+    Raised& operator=(const Raised&) = delete;
+    ~Raised() {
+      Py_XDECREF(type_);
+      Py_XDECREF(value_);
+      Py_XDECREF(trace_);
+    }
+    // str() of the exception; "" when that fails.
+    std::string text() const {
+      std::string out;
+      if (PyObject* str = value_ ? PyObject_Str(value_) : nullptr) {
+        if (const char* utf8 = PyUnicode_AsUTF8(str)) out = utf8;
+        Py_DECREF(str);
+      }
+      PyErr_Clear();
+      return out;
+    }
+    // Raises it again, as it was.
+    void restore() {
+#if PY_VERSION_HEX >= 0x030C0000
+      PyErr_SetRaisedException(value_);
+#else
+      PyErr_Restore(type_, value_, trace_);
+#endif
+      type_ = value_ = trace_ = nullptr;
+    }
+
+   private:
+    PyObject* type_ = nullptr;
+    PyObject* value_ = nullptr;
+    PyObject* trace_ = nullptr;
+  };
+
   using Entry = PyObject* (*)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*);
   static inline Entry pybind11_entry = nullptr;
 
@@ -233,20 +277,14 @@ struct ArgumentErrors {
                         PyObject* kwnames) {
     PyObject* result = pybind11_entry(self, args, nargsf, kwnames);
     if (result || !PyErr_ExceptionMatches(PyExc_TypeError)) return result;
-    PyObject *type, *value, *trace;
-    PyErr_Fetch(&type, &value, &trace);
-    const char* text = value && PyUnicode_Check(value) ? PyUnicode_AsUTF8(value) : nullptr;
-    const std::string message = text ? text : "";
-    if (!text) PyErr_Clear();
+    Raised error;
+    const std::string message = error.text();
     const std::size_t head = message.find("(): incompatible ");
     const std::size_t first = message.find("    1. ");
     if (head == std::string::npos || first == std::string::npos) {
-      PyErr_Restore(type, value, trace);
+      error.restore();
       return nullptr;
     }
-    Py_XDECREF(type);
-    Py_XDECREF(value);
-    Py_XDECREF(trace);
     const std::size_t end = message.find('\n', first);
     const std::string sig = message.substr(first + 7, end - first - 7);
     Py_ssize_t given = PyVectorcall_NARGS(nargsf) - (sig.rfind("(self", 0) == 0 ? 1 : 0);
