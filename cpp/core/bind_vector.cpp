@@ -324,8 +324,9 @@ void bind_vector(py::module_& m) {
           "Plays actions[i] in slot i; a slot whose episode ended at the last step is reset "
           "instead (its action ignored), and a slot dealt a position with no legal move ends its "
           "episode (action ignored, reward 0, terminated). Returns (obs, reward, terminated, "
-          "truncated, {}): views of the batch's buffers, obs read-only uint8 (num_envs, "
-          "*OBSERVATION_SHAPE), reward float32 (num_envs,), flags bool (num_envs,). Raises "
+          "truncated, {}): views of the batch's buffers, obs read-only uint8 of shape "
+          "(num_envs,) + OBSERVATION_SHAPE, reward float32 (num_envs,), flags bool (num_envs,). "
+          "Raises "
           "IllegalMoveError naming the first slot whose action is not legal, ValueError for one "
           "outside 0 .. NUM_ACTIONS - 1 or a wrong length, TypeError for a non-int action or "
           "actions that are no sequence, RuntimeError before reset(); then no slot has changed.")
