@@ -315,3 +315,21 @@ def test_a_batch_too_big_for_memory_says_how_big() -> None:
     per = VectorGame("geoffrey", 1).bytes_per_position
     with pytest.raises(MemoryError, match=rf"100000000 positions of {per} bytes \({100_000_000 * per} bytes\)"):
         VectorGame("geoffrey", 10**8)
+
+
+@pytest.mark.parametrize("module", [pe, pe.reference], ids=["cpp", "reference"])
+def test_a_slot_outside_the_batch_is_an_index_error(module: Any) -> None:
+    vec = module.VectorGame("germaine", 2)
+    vec.reset(seed=1)
+    for slot in (2, -1, np.int64(7), 2**70):
+        with pytest.raises(IndexError, match=rf"^slot {int(slot)} is outside 0 \.\. 1$"):
+            vec.state(slot)
+    assert vec.state(np.int64(1)).to_text() == vec.state(1).to_text()
+
+
+def test_playouts_name_the_bound_an_oversized_count_meets() -> None:
+    state = pe.Germaine.deal(1)
+    with pytest.raises(ValueError, match=rf"^n must be in 0 \.\. 2\*\*63-1, got {2**70}$"):
+        playouts(state, 2**70, seed=1)
+    with pytest.raises(ValueError, match=r"^n must be >= 0, got -1$"):
+        playouts(state, -1, seed=1)

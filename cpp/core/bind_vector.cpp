@@ -29,9 +29,11 @@ long long int_argument(const py::handle& value, const char* what, long long low,
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (overflow || v < low || v > high) {
-    const std::string span = high == LLONG_MAX
-                                 ? ">= " + std::to_string(low)
-                                 : "in " + std::to_string(low) + " .. " + std::to_string(high);
+    // Without an upper bound of its own, a value above 64 bits still names the one it meets.
+    const std::string span = high != LLONG_MAX
+                                 ? "in " + std::to_string(low) + " .. " + std::to_string(high)
+                             : overflow > 0 ? "in " + std::to_string(low) + " .. 2**63-1"
+                                            : ">= " + std::to_string(low);
     throw py::value_error(std::string(what) + " must be " + span + ", got " +
                           std::string(py::str(index)));
   }
@@ -355,12 +357,19 @@ void bind_vector(py::module_& m) {
           "state",
           [](const PyVectorGame& v, const py::object& i) {
             v.check_started();
-            const int slot = static_cast<int>(int_argument(i, "slot", 0, v.impl->num_envs() - 1));
-            return v.impl->state(slot, std::unique_lock<std::mutex>(*v.batch));
+            // Any int is read, so that one outside the slots is an IndexError, as in a sequence.
+            const py::object slot = int_value(i);
+            if (!slot) throw py::type_error("slot must be an int, got " + type_name(i));
+            const int n = v.impl->num_envs();
+            if (slot < py::int_(0) || slot >= py::int_(n))
+              throw py::index_error("slot " + std::string(py::str(slot)) + " is outside 0 .. " +
+                                    std::to_string(n - 1));
+            return v.impl->state(slot.cast<int>(), std::unique_lock<std::mutex>(*v.batch));
           },
           py::arg("i"),
           "A copy of slot i's position, its move stack empty: a batch keeps positions, not their "
-          "games. i: an int in 0 .. num_envs - 1. RuntimeError before reset().");
+          "games. i: an int in 0 .. num_envs - 1 (IndexError outside). RuntimeError before "
+          "reset().");
 
   m.def(
       "playouts",
