@@ -9,6 +9,10 @@
 #include <optional>
 #include <random>
 
+#if __has_include(<unistd.h>)
+#include <unistd.h>
+#endif
+
 #include "core/bind_game.hpp"
 
 namespace pe {
@@ -38,6 +42,16 @@ long long int_argument(const py::handle& value, const char* what, long long low,
                           std::string(py::str(index)));
   }
   return v;
+}
+
+// Bytes of physical memory; the largest count when the system does not say.
+std::uint64_t physical_memory() {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGE_SIZE)
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && size > 0)
+    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size);
+#endif
+  return UINT64_MAX;
 }
 
 // The entry of a game given by its registry name or its C++ position class.
@@ -229,16 +243,21 @@ void bind_vector(py::module_& m) {
         const int limit = max_moves_argument(max_moves, entry);
         PyVectorGame v;
         v.hidden = bool_argument(hidden, "hidden");
+        const std::uint64_t bytes = static_cast<std::uint64_t>(n) * entry.bytes_per_position;
+        const auto too_big = [&] {
+          const std::string message = "VectorGame of " + std::to_string(n) + " positions of " +
+                                      std::to_string(entry.bytes_per_position) + " bytes (" +
+                                      std::to_string(bytes) + " bytes) does not fit in memory";
+          PyErr_SetString(PyExc_MemoryError, message.c_str());
+          throw py::error_already_set();
+        };
+        // Refused before allocating when above the machine's memory: under overcommit the
+        // allocation could succeed and the process be killed when the pages are touched.
+        if (bytes > physical_memory()) too_big();
         try {
           v.impl = entry.make(n, limit, v.hidden);
         } catch (const std::bad_alloc&) {
-          const std::string message =
-              "VectorGame of " + std::to_string(n) + " positions of " +
-              std::to_string(entry.bytes_per_position) + " bytes (" +
-              std::to_string(static_cast<std::uint64_t>(n) * entry.bytes_per_position) +
-              " bytes) does not fit in memory";
-          PyErr_SetString(PyExc_MemoryError, message.c_str());
-          throw py::error_already_set();
+          too_big();
         }
         v.game = py::reinterpret_borrow<py::object>(entry.cls);
         v.max_moves = limit;
