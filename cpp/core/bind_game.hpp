@@ -791,7 +791,11 @@ struct FastMethods {
     std::vector<PyObject*> large;
     PyObject** with_self = small;
     if (total + 1 > 4) {
-      large.resize(static_cast<std::size_t>(total) + 1);
+      try {
+        large.resize(static_cast<std::size_t>(total) + 1);
+      } catch (const std::bad_alloc&) {
+        return PyErr_NoMemory();
+      }
       with_self = large.data();
     }
     with_self[0] = self;
@@ -826,6 +830,9 @@ struct FastMethods {
       Py_DECREF(out);
       e.restore();
       return nullptr;
+    } catch (const std::bad_alloc&) {
+      Py_DECREF(out);
+      return PyErr_NoMemory();
     }
     return out;
   }
