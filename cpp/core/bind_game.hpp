@@ -625,8 +625,8 @@ PyObject* const* action_ints() {
 }
 
 // The reinforcement-learning interface of docs/rl.md on G's move and position classes: the
-// constants, move.action, move_of(), legal_actions(), legal_action_mask(), observation() and
-// determinize().
+// constants, move.action, move_of(), legal_action_mask(), observation() and determinize()
+// (legal_actions() is one of FastMethods).
 template <class G>
 void bind_rl(py::class_<typename G::Move>& move, py::class_<PyState<G>>& cls) {
   using Move = typename G::Move;
@@ -660,23 +660,6 @@ void bind_rl(py::class_<typename G::Move>& move, py::class_<PyState<G>>& cls) {
          "The move whose action is action (docs/rl.md \"Actions\"). Raises TypeError for a "
          "non-int (bool included) and ValueError for an int outside 0 .. NUM_ACTIONS - 1 or one "
          "that names no move (a Germaine direction off the grid).")
-      .def(
-          "legal_actions",
-          [](const State& s) {
-            Move moves[G::kMaxMoves];
-            StoredAction actions[G::kMaxMoves];
-            const int n = s.pos.generate_by_action(moves, actions);
-            // A list of ints: indexing it gives Python ints, which play() takes at once.
-            PyObject* const* ints = action_ints<G>();
-            py::list out(n);
-            for (int i = 0; i < n; ++i) {
-              PyObject* a = ints[actions[i]];
-              Py_INCREF(a);
-              PyList_SET_ITEM(out.ptr(), i, a);
-            }
-            return out;
-          },
-          "The legal moves' actions, ascending: a list of ints (docs/rl.md \"Actions\").")
       .def(
           "legal_action_mask",
           [](const State& s) {
@@ -734,11 +717,12 @@ void register_vector_game(const py::class_<PyState<G>>& cls) {
 // CPython-level methods for the calls a Python search or RL loop makes at every step:
 // legal_actions(), legal_moves(), play() and is_legal() with an int action or a Move, score,
 // is_over and is_won. pybind11's dispatcher spends about a thousand instructions on a call
-// (argument casters, the overload loop), more than these calls' own work, and legal_moves() made
-// a Python object per move (move_object() makes one per action, once). Each fast method handles
-// the common case itself and passes every other call, unchanged, to the pybind11 function it
-// replaces, so argument types, errors and messages stay that function's. The position classes
-// are final, so self is exactly the bound type.
+// (argument casters, the overload loop), more than these calls' own work, and a list of moves
+// made a Python object per move (move_object() makes one per action, once). play() and
+// is_legal() handle the common case themselves and pass every other call, unchanged, to the
+// pybind11 function they replace, so argument types, errors and messages stay that function's;
+// the others take no argument and have no pybind11 twin. The position classes are final, so self
+// is exactly the bound type.
 template <class G>
 struct FastMethods {
   using State = PyState<G>;
@@ -748,7 +732,7 @@ struct FastMethods {
   static inline PyObject* slow_is_legal = nullptr;
   static inline PyMethodDef defs[4] = {};
   static inline PyGetSetDef properties[3] = {};
-  static inline std::string docs[7];
+  static inline std::string docs[4];
 
   static State& state(PyObject* self) {
     auto* inst = reinterpret_cast<py::detail::instance*>(self);
@@ -857,18 +841,23 @@ struct FastMethods {
   }
 
   // Puts method k, named name, on cls in place of the pybind11 one (whose docstring it keeps).
-  static void install(py::class_<State>& cls, int k, const char* name, PyCFunction fn, int flags) {
-    // The class dict holds pybind11's function inside an instancemethod.
-    const py::object slow = py::reinterpret_borrow<py::object>(
-        PyInstanceMethod_GET_FUNCTION(cls.attr("__dict__")[name].ptr()));
-    docs[k] = py::str(slow.attr("__doc__"));
+  // Puts method k, named name, on cls: in place of the pybind11 function of that name, whose
+  // docstring it keeps and to which it passes what it does not handle (slow), or new, with doc.
+  static void install(py::class_<State>& cls, int k, const char* name, PyCFunction fn, int flags,
+                      const char* doc = nullptr, PyObject** slow = nullptr) {
+    if (slow) {
+      // The class dict holds pybind11's function inside an instancemethod.
+      const py::handle replaced = PyInstanceMethod_GET_FUNCTION(cls.attr("__dict__")[name].ptr());
+      docs[k] = py::str(replaced.attr("__doc__"));
+      one_line_argument_errors(replaced);
+      *slow = replaced.inc_ref().ptr();
+    } else {
+      docs[k] = doc;
+    }
     defs[k] = PyMethodDef{name, fn, flags, docs[k].c_str()};
     const auto type = reinterpret_cast<PyTypeObject*>(cls.ptr());
     const py::object method = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, &defs[k]));
     if (!method) throw py::error_already_set();
-    one_line_argument_errors(slow);
-    if (k == 1) slow_play = slow.inc_ref().ptr();
-    if (k == 2) slow_is_legal = slow.inc_ref().ptr();
     cls.attr(name) = method;
   }
 
@@ -880,10 +869,10 @@ struct FastMethods {
     return PyBool_FromLong(state(self).pos.is_won());
   }
 
-  // Puts read-only property k, named name, on cls in place of the pybind11 one.
-  static void install_property(py::class_<State>& cls, int k, const char* name, getter get) {
-    docs[4 + k] = py::str(cls.attr(name).attr("__doc__"));
-    properties[k] = PyGetSetDef{name, get, nullptr, docs[4 + k].c_str(), nullptr};
+  // Puts read-only property k, named name, on cls.
+  static void install_property(py::class_<State>& cls, int k, const char* name, getter get,
+                               const char* doc) {
+    properties[k] = PyGetSetDef{name, get, nullptr, doc, nullptr};
     const auto type = reinterpret_cast<PyTypeObject*>(cls.ptr());
     const py::object property =
         py::reinterpret_steal<py::object>(PyDescr_NewGetSet(type, &properties[k]));
@@ -893,16 +882,25 @@ struct FastMethods {
 
   static void install_all(py::class_<State>& cls, const py::class_<Move>& move) {
     move_type = reinterpret_cast<PyTypeObject*>(move.ptr());
-    install(cls, 0, "legal_actions", legal_actions, METH_NOARGS);
-    install(cls, 1, "play", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(play)),
-            METH_FASTCALL | METH_KEYWORDS);
-    install(cls, 2, "is_legal",
-            reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(is_legal)),
-            METH_FASTCALL | METH_KEYWORDS);
-    install(cls, 3, "legal_moves", legal_moves, METH_NOARGS);
-    install_property(cls, 0, "score", score);
-    install_property(cls, 1, "is_over", is_over);
-    install_property(cls, 2, "is_won", is_won);
+    const auto fast = [](auto f) {
+      return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f));
+    };
+    // A text signature ("name($self, /)" and "--") lets inspect.signature() read the method.
+    install(cls, 0, "legal_actions", legal_actions, METH_NOARGS,
+            "legal_actions($self, /)\n--\n\nThe legal moves' actions, ascending: a list of ints "
+            "(docs/rl.md \"Actions\").");
+    install(cls, 1, "play", fast(play), METH_FASTCALL | METH_KEYWORDS, nullptr, &slow_play);
+    install(cls, 2, "is_legal", fast(is_legal), METH_FASTCALL | METH_KEYWORDS, nullptr,
+            &slow_is_legal);
+    install(cls, 3, "legal_moves", legal_moves, METH_NOARGS,
+            "legal_moves($self, /)\n--\n\nThe legal moves of the position, as a list of moves in "
+            "ascending action order.");
+    install_property(cls, 0, "score", score,
+                     "Germaine: its score (docs/rules.md \"Germaine 2-Move\"); Royal Marriage: "
+                     "cards removed; Geoffrey: cards home.");
+    install_property(cls, 1, "is_over", is_over, "True when no move is legal.");
+    install_property(cls, 2, "is_won", is_won,
+                     "True when the game is won (docs/rules.md, the game's section).");
   }
 };
 
@@ -1015,15 +1013,6 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
                     std::string(py::repr(py::str(s.pos.to_text()))) + ")";
            })
       .def(
-          "legal_moves",
-          [](const State& s) {
-            Move moves[G::kMaxMoves];
-            StoredAction actions[G::kMaxMoves];
-            const int n = s.pos.generate_by_action(moves, actions);
-            return std::vector<Move>(moves, moves + n);
-          },
-          "The legal moves of the position, as a list of moves in ascending action order.")
-      .def(
           "is_legal",
           [find_legal, move_of](const State& s, const MoveOrText<Move>& mv) {
             return find_legal(s, move_of(mv)).has_value();
@@ -1062,16 +1051,6 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           "canonical_hash", [](const State& s) { return s.pos.canonical_hash(); },
           "Zobrist key equal for positions alike up to the game's symmetries: an unsigned 64-bit "
           "int.")
-      .def_property_readonly(
-          "is_won", [](const State& s) { return s.pos.is_won(); },
-          "True when the game is won (docs/rules.md, the game's section).")
-      .def_property_readonly(
-          "is_over", [](const State& s) { return s.pos.count_moves() == 0; },
-          "True when no move is legal.")
-      .def_property_readonly(
-          "score", [](const State& s) { return s.pos.score(); },
-          "Germaine: its score (docs/rules.md \"Germaine 2-Move\"); Royal Marriage: cards removed; "
-          "Geoffrey: cards home.")
       .def("__reduce__", [](const py::object& self) {
         // The same pure-Python replay as the reference: the start position and the move texts.
         const State& s = self.cast<const State&>();
