@@ -787,29 +787,16 @@ struct FastMethods {
     return PyObject_Vectorcall(slow, with_self, static_cast<std::size_t>(nargs) + 1, kwnames);
   }
 
-  static PyObject* legal_actions(PyObject* self, PyObject*) {
-    Move moves[G::kMaxMoves];
-    StoredAction actions[G::kMaxMoves];
-    const int n = state(self).pos.generate_by_action(moves, actions);
-    PyObject* out = PyList_New(n);
-    if (!out) return nullptr;
-    PyObject* const* ints = action_ints<G>();
-    for (int i = 0; i < n; ++i) {
-      PyObject* a = ints[actions[i]];
-      Py_INCREF(a);
-      PyList_SET_ITEM(out, i, a);
-    }
-    return out;
-  }
-
-  static PyObject* legal_moves(PyObject* self, PyObject*) {
+  // A new list of item(move, action), a new reference, for each legal move in action order.
+  template <class Item>
+  static PyObject* legal_list(PyObject* self, Item item) {
     Move moves[G::kMaxMoves];
     StoredAction actions[G::kMaxMoves];
     const int n = state(self).pos.generate_by_action(moves, actions);
     PyObject* out = PyList_New(n);
     if (!out) return nullptr;
     try {
-      for (int i = 0; i < n; ++i) PyList_SET_ITEM(out, i, move_object<G>(moves[i]).release().ptr());
+      for (int i = 0; i < n; ++i) PyList_SET_ITEM(out, i, item(moves[i], actions[i]));
     } catch (py::error_already_set& e) {
       Py_DECREF(out);
       e.restore();
@@ -819,6 +806,18 @@ struct FastMethods {
       return PyErr_NoMemory();
     }
     return out;
+  }
+
+  static PyObject* legal_actions(PyObject* self, PyObject*) {
+    return legal_list(self, [ints = action_ints<G>()](const Move&, StoredAction a) {
+      Py_INCREF(ints[a]);
+      return ints[a];
+    });
+  }
+
+  static PyObject* legal_moves(PyObject* self, PyObject*) {
+    return legal_list(
+        self, [](const Move& m, StoredAction) { return move_object<G>(m).release().ptr(); });
   }
 
   static PyObject* play(PyObject* self, PyObject* const* args, Py_ssize_t nargs,

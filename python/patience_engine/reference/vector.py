@@ -48,17 +48,8 @@ def game_class(game: object) -> Type[Game[Any]]:
     raise TypeError(f"game must be a game name or a reference game class, got {shown}")
 
 
-def _integer(value: object, what: str, low: int, high: Optional[int] = None) -> int:
-    """``value`` as an int in ``low .. high``: an int or an integer with ``__index__`` (a numpy
-    integer), not a bool; TypeError/ValueError naming ``what`` (``check_int``'s words)."""
-    number = int_value(value)
-    if number is None:
-        raise TypeError(f"{what} must be an int, got {type(value).__name__}")
-    return check_int(number, what, low, high)
-
-
 def _max_moves(cls: Type[Game[Any]], max_moves: object) -> int:
-    return cls.DEFAULT_MAX_MOVES if max_moves is None else _integer(max_moves, "max_moves", 1, MAX_INT)
+    return cls.DEFAULT_MAX_MOVES if max_moves is None else check_int(max_moves, "max_moves", 1, MAX_INT)
 
 
 def episode_settings(cls: Type[Any], max_moves: object, hidden: object) -> Tuple[int, bool]:
@@ -93,7 +84,7 @@ class VectorGame:
     def __init__(self, game: object, num_envs: SupportsIndex, *, max_moves: Optional[SupportsIndex] = None,
                  hidden: bool = False) -> None:
         self.game: Type[Game[Any]] = game_class(game)
-        self.num_envs: int = _integer(num_envs, "num_envs", 1, MAX_INT)
+        self.num_envs: int = check_int(num_envs, "num_envs", 1, MAX_INT)
         self.max_moves, self.hidden = episode_settings(self.game, max_moves, hidden)
         self.NUM_ACTIONS: int = self.game.NUM_ACTIONS
         self.OBSERVATION_SHAPE: Tuple[int, ...] = self.game.OBSERVATION_SHAPE
@@ -273,7 +264,7 @@ def playouts(state: Game[Any], n: SupportsIndex, *, seed: int, max_moves: Option
 
     if not isinstance(state, tuple(GAMES.values())):
         raise TypeError(f"state must be a reference game position, got {type(state).__module__}.{type(state).__name__}")
-    count = _integer(n, "n", 0)
+    count = check_int(n, "n", 0)
     rng = SplitMix64(check_deal_number(seed, "seed"))
     limit = _max_moves(type(state), max_moves)
     scores = []
