@@ -9,6 +9,7 @@ generator).
 
 from __future__ import annotations
 
+import random
 import re
 import threading
 from typing import Any, List
@@ -204,27 +205,50 @@ def test_arguments_are_checked() -> None:
         vec.step(np.array([0, 1.5]))
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
-def test_playouts_equal_a_python_loop(game: str) -> None:
-    start = game_class("cpp", game).deal(9)
-    for _ in range(3):
-        start.play(start.legal_actions()[0])
-    max_moves = 60
-    rng = SplitMix64(123)
-    expected = []
-    for _ in range(25):
+def python_playouts(start: Any, n: int, seed: int, max_moves: int) -> List[int]:
+    """playouts() written over legal_actions() and play(): the final scores."""
+    rng = SplitMix64(seed)
+    scores = []
+    for _ in range(n):
         state = start.copy()
         for _ in range(max_moves):
             legal = state.legal_actions()
             if not legal:
                 break
             state.play(legal[rng.next() % len(legal)])
-        expected.append(state.score)
-    got = playouts(start, 25, seed=123, max_moves=max_moves)
-    assert got.dtype == np.int32 and got.tolist() == expected
+        scores.append(state.score)
+    return scores
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_playouts_equal_a_python_loop(game: str) -> None:
+    start = game_class("cpp", game).deal(9)
+    for _ in range(3):
+        start.play(start.legal_actions()[0])
+    got = playouts(start, 25, seed=123, max_moves=60)
+    assert got.dtype == np.int32 and got.tolist() == python_playouts(start, 25, 123, 60)
     assert playouts(start, 0, seed=1).tolist() == []
     default = playouts(start, 3, seed=5)
     assert default.tolist() == playouts(start, 3, seed=5, max_moves=start.DEFAULT_MAX_MOVES).tolist()
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_playouts_draw_as_the_list_does_from_many_positions(game: str) -> None:
+    """The C++ draw finds the r-th legal action without listing them (Royal Marriage and Geoffrey
+    skip by counts): from positions along random games of 40 deals, short playouts, whose scores
+    part at the first move drawn differently, equal the loop over legal_actions()."""
+    rng = random.Random(game)
+    for deal in range(40):
+        start = game_class("cpp", game).deal(deal)
+        for _ in range(rng.randrange(30)):
+            legal = start.legal_actions()
+            if not legal:
+                break
+            start.play(rng.choice(legal))
+        seed = rng.randrange(2**64)
+        for max_moves in (1, 2, 5, 30):
+            got = playouts(start, 6, seed=seed, max_moves=max_moves).tolist()
+            assert got == python_playouts(start, 6, seed, max_moves), (deal, max_moves)
 
 
 def test_playouts_arguments_are_checked() -> None:

@@ -75,17 +75,22 @@ struct type_caster<pe::MoveOrText<Move>> {
 namespace pe {
 namespace py = pybind11;
 
-// The Python object of move m: one per action, made on first use and kept for the process, as a
-// move is an immutable value. A Royal Marriage move's position hint is then that of the first
-// position that made it, which is harmless: play() and is_legal() use the generated move equal to
-// the one given, never a Python move's hint.
+// The Python object of legal action a: one per action, made on first use and kept for the
+// process, as a move is an immutable value. A Royal Marriage move's position hint is then 0,
+// which is harmless: play() and is_legal() use the generated move equal to the one given, never a
+// Python move's hint.
+template <class G>
+py::object action_object(int a) {
+  static std::vector<PyObject*> made(G::kNumActions, nullptr);
+  if (!made[a]) made[a] = py::cast(G::move_of_action(a)).release().ptr();
+  return py::reinterpret_borrow<py::object>(made[a]);
+}
+
+// The Python object of move m: action_object() of its action, when it has one.
 template <class G>
 py::object move_object(const typename G::Move& m) {
-  static std::vector<PyObject*> made(G::kNumActions, nullptr);
   const int a = G::action(m);
-  if (a < 0) return py::cast(m);
-  if (!made[a]) made[a] = py::cast(m).release().ptr();
-  return py::reinterpret_borrow<py::object>(made[a]);
+  return a < 0 ? py::cast(m) : action_object<G>(a);
 }
 
 // A game position seen from Python: the position, where it started and the moves played.
@@ -745,21 +750,21 @@ struct FastMethods {
                                         PyObject* kwnames) {
     if (nargs != 1 || kwnames) return std::nullopt;
     PyObject* arg = args[0];
-    Move moves[G::kMaxMoves];
     if (PyLong_CheckExact(arg)) {
       int overflow = 0;
       const long v = PyLong_AsLongAndOverflow(arg, &overflow);
       if (overflow || v < 0 || v >= G::kNumActions) return std::nullopt;
       StoredAction actions[G::kMaxMoves];
-      const int n = s.pos.generate_by_action(moves, actions);
-      const StoredAction* at = std::lower_bound(actions, actions + n, static_cast<StoredAction>(v));
-      if (at == actions + n || *at != v) return std::nullopt;
-      return moves[at - actions];
+      const int n = s.pos.legal_actions(actions);
+      if (!std::binary_search(actions, actions + n, static_cast<StoredAction>(v)))
+        return std::nullopt;
+      return s.pos.move_at(static_cast<int>(v));
     }
     if (Py_TYPE(arg) == move_type) {
       const Move& mv = *reinterpret_cast<py::detail::instance*>(arg)
                             ->get_value_and_holder()
                             .template value_ptr<Move>();
+      Move moves[G::kMaxMoves];
       const int n = s.pos.generate(moves);
       for (int i = 0; i < n; ++i)
         if (moves[i] == mv) return moves[i];
@@ -787,16 +792,15 @@ struct FastMethods {
     return PyObject_Vectorcall(slow, with_self, static_cast<std::size_t>(nargs) + 1, kwnames);
   }
 
-  // A new list of item(move, action), a new reference, for each legal move in action order.
+  // A new list of item(action), a new reference, for each legal action, ascending.
   template <class Item>
   static PyObject* legal_list(PyObject* self, Item item) {
-    Move moves[G::kMaxMoves];
     StoredAction actions[G::kMaxMoves];
-    const int n = state(self).pos.generate_by_action(moves, actions);
+    const int n = state(self).pos.legal_actions(actions);
     PyObject* out = PyList_New(n);
     if (!out) return nullptr;
     try {
-      for (int i = 0; i < n; ++i) PyList_SET_ITEM(out, i, item(moves[i], actions[i]));
+      for (int i = 0; i < n; ++i) PyList_SET_ITEM(out, i, item(actions[i]));
     } catch (py::error_already_set& e) {
       Py_DECREF(out);
       e.restore();
@@ -809,15 +813,14 @@ struct FastMethods {
   }
 
   static PyObject* legal_actions(PyObject* self, PyObject*) {
-    return legal_list(self, [ints = action_ints<G>()](const Move&, StoredAction a) {
+    return legal_list(self, [ints = action_ints<G>()](StoredAction a) {
       Py_INCREF(ints[a]);
       return ints[a];
     });
   }
 
   static PyObject* legal_moves(PyObject* self, PyObject*) {
-    return legal_list(
-        self, [](const Move& m, StoredAction) { return move_object<G>(m).release().ptr(); });
+    return legal_list(self, [](StoredAction a) { return action_object<G>(a).release().ptr(); });
   }
 
   static PyObject* play(PyObject* self, PyObject* const* args, Py_ssize_t nargs,

@@ -48,7 +48,7 @@ Card parse_card(std::string_view t) {
 void shuffle(Card* list, int n, std::uint64_t seed) {
   SplitMix64 rng{seed};
   for (int i = n - 1; i >= 1; --i) {
-    int j = static_cast<int>(rng.next() % static_cast<std::uint64_t>(i + 1));
+    const int j = static_cast<int>(rng.below(i + 1));
     std::swap(list[i], list[j]);
   }
 }

@@ -48,6 +48,24 @@ struct SplitMix64 {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
   }
+  // next() % n for n in 1 .. kMaxBelow, without a division (a 64-bit divide is tens of cycles):
+  // Lemire, Kaser and Kurz, "Faster remainder by direct computation" (2019). With the 128-bit
+  // reciprocal c = ceil(2^128 / n) the remainder is exact for every 64-bit draw, as 128 >= 64 +
+  // log2(n); n = 1 wraps c to 0, which gives the right remainder 0.
+  static constexpr int kMaxBelow = 256;
+  std::uint64_t below(int n) {
+    const unsigned __int128 low = kReciprocal[n] * next();
+    const unsigned __int128 d = static_cast<std::uint64_t>(n);
+    return static_cast<std::uint64_t>((((low & ~std::uint64_t{0}) * d >> 64) + (low >> 64) * d) >>
+                                      64);
+  }
+
+ private:
+  static constexpr std::array<unsigned __int128, kMaxBelow + 1> kReciprocal = [] {
+    std::array<unsigned __int128, kMaxBelow + 1> t{};
+    for (int n = 1; n <= kMaxBelow; ++n) t[n] = ~static_cast<unsigned __int128>(0) / n + 1;
+    return t;
+  }();
 };
 
 // Shuffles list[0..n) in place with the shuffle of docs/rules.md "Numbered deals", driven by

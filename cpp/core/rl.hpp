@@ -4,9 +4,15 @@
 //   static int action(const Move&) (-1: a move with no action), static Move move_of_action(int)
 //     (a in 0 .. kNumActions - 1; throws ParseError "action A names no move: ..." for one that
 //     names none), std::string to_text(bool hidden) const,
-//   int generate_by_action(Move* out, StoredAction* actions) const (the legal moves in ascending
-//     action order, docs/rl.md "Actions", with their actions; generate() keeps the order the
-//     solver searches in, so the signature does not depend on the action encoding),
+//   int legal_actions(StoredAction* out) const (the legal moves' actions, ascending, docs/rl.md
+//     "Actions"; generate() keeps the order the solver searches in, so the signature does not
+//     depend on the action encoding), Move move_at(int a) const (the legal move of a legal
+//     action a here, ready for make()),
+//   optionally kActionWords, kActionsPerWord and void legal_action_words(uint64_t* words) const:
+//     the legal actions as bits, action w * kActionsPerWord + b being bit b of word w (a batch
+//     then patches its masks from the bits that changed and draws without listing),
+//   optionally Move nth_legal_move(int r) const: the legal move of the r-th legal action, r below
+//     count_moves(), found without listing them (playouts draw with it),
 //   void observe(uint8_t* obs, bool hidden) const (obs zeroed by the caller),
 //   void patch_observation(uint8_t* obs, const Move&, bool hidden) const (before make(): turns
 //     this position's observation into the next one's), and when kHasFaceDown,
@@ -16,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/bits.hpp"
 #include "core/cards.hpp"
 
 namespace pe {
@@ -41,5 +48,16 @@ constexpr int observation_size() {
 
 // An action as a buffer of legal actions stores it: every game's space fits in 16 bits.
 using StoredAction = std::uint16_t;
+
+// Writes the actions of the bits of words (as legal_action_words() sets them) to out, ascending;
+// returns how many.
+template <int kWords, int kPerWord>
+int actions_of_words(const std::uint64_t* words, StoredAction* out) {
+  int n = 0;
+  for (int w = 0; w < kWords; ++w)
+    for (std::uint64_t b = words[w]; b; b &= b - 1)
+      out[n++] = static_cast<StoredAction>(w * kPerWord + ctz(b));
+  return n;
+}
 
 }  // namespace pe

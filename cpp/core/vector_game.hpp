@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "core/cards.hpp"
@@ -14,6 +15,83 @@
 #include "core/rl.hpp"
 
 namespace pe {
+
+// The legal-action representation a game offers a batch, and its draw for playouts (core/rl.hpp).
+template <class G>
+using ActionWordsOp = decltype(std::declval<const G&>().legal_action_words(nullptr));
+template <class G>
+using NthLegalMoveOp = decltype(std::declval<const G&>().nth_legal_move(0));
+
+// The legal actions of one position as a batch keeps them, ascending: a list, or the game's
+// action words when it has them. update() reads a position's; the overload given a mask (the
+// kNumActions bytes that held this set) rewrites the mask to match, touching only the entries
+// that change for words, those of the old and new lists for a list.
+template <class G, bool kWords = Has<G, ActionWordsOp>::value>
+class LegalActions {
+ public:
+  int update(const G& g) {
+    n_ = static_cast<std::uint8_t>(g.legal_actions(list_));
+    return n_;
+  }
+  int update(const G& g, std::uint8_t* mask) {
+    for (int j = 0; j < n_; ++j) mask[list_[j]] = 0;
+    update(g);
+    for (int j = 0; j < n_; ++j) mask[list_[j]] = 1;
+    return n_;
+  }
+  int size() const { return n_; }
+  // The r-th legal action, r in 0 .. size() - 1.
+  int nth(int r) const { return list_[r]; }
+
+ private:
+  StoredAction list_[G::kMaxMoves];
+  std::uint8_t n_ = 0;
+};
+
+template <class G>
+class LegalActions<G, true> {
+  static constexpr int kWords = G::kActionWords, kPerWord = G::kActionsPerWord;
+
+ public:
+  int update(const G& g) {
+    g.legal_action_words(words_);
+    return count();
+  }
+  int update(const G& g, std::uint8_t* mask) {
+    std::uint64_t now[kWords];
+    g.legal_action_words(now);
+    for (int w = 0; w < kWords; ++w) {
+      for (std::uint64_t d = words_[w] ^ now[w]; d; d &= d - 1) {
+        const int b = ctz(d);
+        mask[w * kPerWord + b] = now[w] >> b & 1;
+      }
+      words_[w] = now[w];
+    }
+    return count();
+  }
+  int size() const { return n_; }
+  // The word holding the r-th action is the number of prefix counts at most r: counted without a
+  // branch on r, a random draw.
+  int nth(int r) const {
+    int before[kWords], total = 0, w = 0;
+    for (int j = 0; j < kWords; ++j) {
+      before[j] = total;
+      total += popcount(words_[j]);
+      w += j && before[j] <= r;
+    }
+    return w * kPerWord + select_bit(words_[w], r - before[w]);
+  }
+
+ private:
+  int count() {
+    int n = 0;
+    for (int w = 0; w < kWords; ++w) n += popcount(words_[w]);
+    n_ = static_cast<std::uint8_t>(n);
+    return n;
+  }
+  std::uint64_t words_[kWords] = {};
+  std::uint8_t n_ = 0;
+};
 
 // A bad action found by VectorGame<G>::check(): the slot, the action, and whether it lies outside
 // the space (else it is in the space but not legal); slot -1 when every slot can play.
@@ -28,16 +106,16 @@ class VectorGame {
  public:
   using Move = typename G::Move;
   static constexpr int kObservationSize = observation_size<G>();
-  static_assert(G::kNumActions <= 65536 && G::kMaxMoves <= 255, "actions and counts fit the slots");
+  static_assert(G::kNumActions <= 65536 && G::kMaxMoves <= 255 &&
+                    G::kMaxMoves <= SplitMix64::kMaxBelow,
+                "actions and counts fit the slots, a draw below a count needs no division");
 
   VectorGame(int num_envs, int max_moves, bool hidden)
       : n_(num_envs),
         max_moves_(max_moves),
         hidden_(hidden),
         pos_(static_cast<std::size_t>(num_envs), G::deal(0)),
-        moves_(static_cast<std::size_t>(num_envs) * G::kMaxMoves),
-        actions_(static_cast<std::size_t>(num_envs) * G::kMaxMoves),
-        count_(static_cast<std::size_t>(num_envs)),
+        legal_(static_cast<std::size_t>(num_envs)),
         played_(static_cast<std::size_t>(num_envs)),
         ended_(static_cast<std::size_t>(num_envs)),
         obs_(static_cast<std::size_t>(num_envs) * kObservationSize),
@@ -58,10 +136,11 @@ class VectorGame {
   // with no legal move, ignores its own).
   StepFault check(const std::int64_t* actions) const {
     for (int i = 0; i < n_; ++i) {
-      if (ended_[i] || !count_[i]) continue;
+      if (ended_[i] || !legal_[i].size()) continue;
       const std::int64_t a = actions[i];
       if (a < 0 || a >= G::kNumActions) return StepFault{i, a, true};
-      if (find(i, static_cast<int>(a)) < 0) return StepFault{i, a, false};
+      if (!mask_[static_cast<std::size_t>(i) * G::kNumActions + static_cast<std::size_t>(a)])
+        return StepFault{i, a, false};
     }
     return StepFault{};
   }
@@ -76,7 +155,7 @@ class VectorGame {
         start(i, rng_.next());
         continue;
       }
-      if (!count_[i]) {
+      if (!legal_[i].size()) {
         reward_[i] = 0;
         terminated_[i] = true;
         truncated_[i] = false;
@@ -84,12 +163,11 @@ class VectorGame {
         continue;
       }
       G& g = pos_[i];
-      const Move m = moves_[base(i) + find(i, static_cast<int>(actions[i]))];
+      const Move m = g.move_at(static_cast<int>(actions[i]));
       const int before = g.score();
       g.patch_observation(&obs_[static_cast<std::size_t>(i) * kObservationSize], m, hidden_);
       g.make(m);
-      refresh_legal(i);
-      const bool over = count_[i] == 0;
+      const bool over = refresh_legal(i) == 0;
       const bool cut = !over && ++played_[i] >= max_moves_;
       reward_[i] = static_cast<float>(g.score() - before);
       terminated_[i] = over;
@@ -102,15 +180,15 @@ class VectorGame {
   // list); 0, with no draw, for a slot with none or awaiting autoreset.
   void sample(std::int64_t* out) {
     for (int i = 0; i < n_; ++i) {
-      const int n = count_[i];
-      out[i] = ended_[i] || !n ? 0 : actions_[base(i) + rng_.next() % static_cast<unsigned>(n)];
+      const int n = legal_[i].size();
+      out[i] = ended_[i] || !n ? 0 : legal_[i].nth(static_cast<int>(rng_.below(n)));
     }
   }
 
-  // The bytes a slot costs: its position, legal moves and actions, counters and buffer rows.
+  // The bytes a slot costs: its position, legal actions, counters and buffer rows.
   static constexpr std::size_t bytes_per_position() {
-    return sizeof(G) + G::kMaxMoves * (sizeof(Move) + sizeof(StoredAction)) + 1 + sizeof(int) + 1 +
-           kObservationSize + G::kNumActions + sizeof(float) + 2;
+    return sizeof(G) + sizeof(LegalActions<G>) + sizeof(int) + 1 + kObservationSize +
+           G::kNumActions + sizeof(float) + 2;
   }
 
   const G& position(int i) const { return pos_[i]; }
@@ -121,22 +199,6 @@ class VectorGame {
   std::uint8_t* truncated() { return truncated_.data(); }
 
  private:
-  std::size_t base(int i) const { return static_cast<std::size_t>(i) * G::kMaxMoves; }
-
-  // Index of action a among slot i's legal actions, -1 when it is not one (binary search).
-  int find(int i, int a) const {
-    const StoredAction* list = &actions_[base(i)];
-    int lo = 0, hi = count_[i];
-    while (lo < hi) {
-      const int mid = (lo + hi) / 2;
-      if (list[mid] < a)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    return lo < count_[i] && list[lo] == a ? lo : -1;
-  }
-
   // Slot i to deal d: a fresh episode, its observation written whole.
   void start(int i, std::uint64_t d) {
     pos_[i] = G::deal(d);
@@ -150,14 +212,9 @@ class VectorGame {
     terminated_[i] = truncated_[i] = false;
   }
 
-  // Slot i's legal moves and actions anew; the mask loses the old actions and gains the new.
-  void refresh_legal(int i) {
-    std::uint8_t* mask = &mask_[static_cast<std::size_t>(i) * G::kNumActions];
-    StoredAction* list = &actions_[base(i)];
-    for (int j = 0; j < count_[i]; ++j) mask[list[j]] = 0;
-    const int n = pos_[i].generate_by_action(&moves_[base(i)], list);
-    for (int j = 0; j < n; ++j) mask[list[j]] = 1;
-    count_[i] = static_cast<std::uint8_t>(n);
+  // Slot i's legal actions and mask anew; returns how many.
+  int refresh_legal(int i) {
+    return legal_[i].update(pos_[i], &mask_[static_cast<std::size_t>(i) * G::kNumActions]);
   }
 
   int n_;
@@ -165,11 +222,9 @@ class VectorGame {
   bool hidden_;
   SplitMix64 rng_{0};
   std::vector<G> pos_;
-  std::vector<Move> moves_;            // per slot kMaxMoves, ascending action order
-  std::vector<StoredAction> actions_;  // their actions
-  std::vector<std::uint8_t> count_;    // how many
-  std::vector<int> played_;            // moves played in the episode
-  std::vector<std::uint8_t> ended_;    // terminated or truncated at the last step
+  std::vector<LegalActions<G>> legal_;
+  std::vector<int> played_;          // moves played in the episode
+  std::vector<std::uint8_t> ended_;  // terminated or truncated at the last step
   std::vector<std::uint8_t> obs_;
   std::vector<std::uint8_t> mask_;
   std::vector<float> reward_;
@@ -184,14 +239,19 @@ template <class G>
 void playouts(const G& start, std::int64_t n, std::uint64_t seed, int max_moves, std::int32_t* out,
               Interrupt& interrupt) {
   SplitMix64 rng{seed};
-  typename G::Move moves[G::kMaxMoves];
-  StoredAction actions[G::kMaxMoves];
+  LegalActions<G> legal;
   for (std::int64_t k = 0; k < n; ++k) {
     G g = start;
     for (int played = 0; played < max_moves; ++played) {
-      const int count = g.generate_by_action(moves, actions);
-      if (!count) break;
-      g.make(moves[rng.next() % static_cast<unsigned>(count)]);
+      if constexpr (Has<G, NthLegalMoveOp>::value) {
+        const int count = g.count_moves();
+        if (!count) break;
+        g.template make<false>(g.nth_legal_move(static_cast<int>(rng.below(count))));
+      } else {
+        const int count = legal.update(g);
+        if (!count) break;
+        g.template make<false>(g.move_at(legal.nth(static_cast<int>(rng.below(count)))));
+      }
       interrupt.tick();
     }
     out[k] = g.score();

@@ -100,8 +100,13 @@ struct Geoffrey {
 
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
-  // generate() in ascending action order, with the actions (core/rl.hpp).
-  inline int generate_by_action(Move* out, StoredAction* actions) const;
+  // The legal actions, ascending (core/rl.hpp).
+  inline int legal_actions(StoredAction* out) const;
+  // The move of a legal action: the action alone names it.
+  Move move_at(int a) const { return move_of_action(a); }
+  // The legal move of the r-th legal action, r in 0 .. count_moves() - 1, found without listing
+  // the actions (a playout's draw): whole columns are skipped by their counts.
+  inline Move nth_legal_move(int r) const;
   // Number of legal moves, without listing them (perft's bulk count).
   int count_moves() const { return moves_with(tops_, up_, next_home_, same_, popcount(empty_)); }
   // Number of legal moves after the legal move m, without making it (perft's last two plies);
@@ -122,7 +127,9 @@ struct Geoffrey {
   }
   // Whether the legal move m turns up the face-down card it uncovers.
   bool turns_card(const Move& m) const { return face_down(low_[m.card]); }
-  // Plays a legal move; the Undo takes it back.
+  // Plays a legal move; the Undo takes it back. make<false>() leaves the keys stale, for a
+  // random playout, whose positions are read for their score alone.
+  template <bool kHashed = true>
   inline Undo make(const Move& m);
   // Takes back m, the last move made, with the Undo make() returned.
   inline void unmake(const Move& m, const Undo& u);
@@ -296,15 +303,14 @@ inline int Geoffrey::generate(Move* out) const {
 
 // Actions run by source column, then head card, then target; a card's targets ascend as its
 // build or its King moves (to empty columns, in column order) come before its foundation move.
-inline int Geoffrey::generate_by_action(Move* out, StoredAction* actions) const {
+inline int Geoffrey::legal_actions(StoredAction* out) const {
   const std::uint64_t home = tops_ & next_home_;
   const std::uint64_t build = builds(tops_, up_, same_);
   const std::uint64_t kings = empty_ ? up_ & kKings : 0;
   int n = 0;
   const auto emit = [&](int src, Card c, int dst) {
-    out[n] = {static_cast<std::uint8_t>(src), c, static_cast<std::uint8_t>(dst)};
-    actions[n] = static_cast<StoredAction>(action(out[n]));
-    ++n;
+    out[n++] = static_cast<StoredAction>(
+        action({static_cast<std::uint8_t>(src), c, static_cast<std::uint8_t>(dst)}));
   };
   for (int k = 0; k < kColumns; ++k)
     for (std::uint64_t b = (home | build | kings) & piles_[k]; b; b &= b - 1) {
@@ -315,6 +321,34 @@ inline int Geoffrey::generate_by_action(Move* out, StoredAction* actions) const 
       if (home & bit(c)) emit(k, c, kFoundation);
     }
   return n;
+}
+
+inline Geoffrey::Move Geoffrey::nth_legal_move(int r) const {
+  const std::uint64_t home = tops_ & next_home_;
+  const std::uint64_t build = builds(tops_, up_, same_);
+  const int empty = popcount(empty_);
+  const std::uint64_t kings = empty ? up_ & kKings : 0;
+  int k = 0;
+  for (;; ++k) {
+    const std::uint64_t p = piles_[k];
+    const int here = popcount(home & p) + popcount(build & p) + popcount(kings & p) * empty;
+    if (r < here) break;
+    r -= here;
+  }
+  // A card's actions in target order: its build or its King moves, then its foundation move.
+  for (std::uint64_t b = (home | build | kings) & piles_[k];; b &= b - 1) {
+    const Card c = static_cast<Card>(ctz(b));
+    const int first = (build & bit(c)) ? 1 : (kings & bit(c)) ? empty : 0;
+    const auto src = static_cast<std::uint8_t>(k);
+    if (r < first)
+      return {src, c,
+              static_cast<std::uint8_t>(build & bit(c) ? col_[c + 1] : select_bit(empty_, r))};
+    r -= first;
+    if (home & bit(c)) {
+      if (!r) return {src, c, kFoundation};
+      --r;
+    }
+  }
 }
 
 inline void Geoffrey::patch_observation(std::uint8_t* obs, const Move& m, bool hidden) const {
@@ -445,6 +479,7 @@ inline std::uint64_t Geoffrey::canonical_change(const Move& m) const {
 
 // The masks and piles after() works out, updated in place here: building an After in make()
 // slows the make/unmake walk (docs/solver.md "Experiments").
+template <bool kHashed>
 inline Geoffrey::Undo Geoffrey::make(const Move& m) {
   const int s = m.src;
   const Card h = m.card;
@@ -452,21 +487,23 @@ inline Geoffrey::Undo Geoffrey::make(const Move& m) {
   const int t = m.dst;
   const std::uint64_t onto = t == kFoundation ? 0 : piles_[t];
   const Undo u{hash_, canonical_, up_, tops_, next_home_, same_, piles_[s], onto, empty_, below};
-  canonical_ ^= canonical_change(m);
-  hash_ ^= term(h, below, s);
+  if constexpr (kHashed) {
+    canonical_ ^= canonical_change(m);
+    hash_ ^= term(h, below, s);
+  }
   const std::uint64_t rest = under_[h];
   const std::uint64_t group = piles_[s] ^ rest;
   same_ = same_after(same_, rest, onto, group);
   piles_[s] = rest;
   if (t == kFoundation) {
-    hash_ ^= kKeys[kHome + h];
+    if constexpr (kHashed) hash_ ^= kKeys[kHome + h];
     up_ ^= bit(h);
     tops_ ^= bit(h);
     next_home_ ^= home_change(h);
     ++found_[suit_of(h)];
   } else {
     const Card onto_top = top(t);
-    hash_ ^= term(h, onto_top, t);
+    if constexpr (kHashed) hash_ ^= term(h, onto_top, t);
     tops_ &= ~onto;
     empty_ &= ~(1u << t);
     low_[h] = onto_top;
@@ -484,11 +521,11 @@ inline Geoffrey::Undo Geoffrey::make(const Move& m) {
     // h was face up, so the card under it turns up exactly when it is face down.
     if (!(up_ & bit(below))) {
       up_ |= bit(below);
-      hash_ ^= kKeys[kDown + below];
+      if constexpr (kHashed) hash_ ^= kKeys[kDown + below];
     }
   }
 #ifndef NDEBUG
-  check_keys();
+  if (kHashed) check_keys();
 #endif
   return u;
 }

@@ -179,7 +179,7 @@ bool Germaine::consistent() const {
 
 Germaine::Move Germaine::move_of_action(int a) {
   static constexpr const char* kDirections[] = {"up", "left", "right", "down"};
-  const int src = a % kCells, plane = a / kCells, direction = plane % 4;
+  const int src = a % kCells, direction = a / kCells % 4;
   const int row = src / kCols, col = src % kCols;
   const bool on_grid = direction == 0   ? row > 0
                        : direction == 1 ? col > 0
@@ -189,9 +189,7 @@ Germaine::Move Germaine::move_of_action(int a) {
     throw ParseError("action " + std::to_string(a) + " names no move: cell " +
                      std::string{static_cast<char>('a' + col), static_cast<char>('1' + row)} +
                      " has no neighbour " + kDirections[direction]);
-  static constexpr int kOffsets[] = {-kCols, -1, 1, kCols};
-  return Move{static_cast<std::uint8_t>(src), static_cast<std::uint8_t>(src + kOffsets[direction]),
-              plane < 4 ? Kind::kCombine : Kind::kSlide};
+  return action_move(a);
 }
 
 }  // namespace pe

@@ -125,6 +125,14 @@ struct Germaine {
   }
   // The move of an action in 0 .. kNumActions - 1; throws ParseError for one pointing off the grid.
   static Move move_of_action(int a);
+  // The move of an action that points onto the grid.
+  static Move action_move(int a) {
+    static constexpr std::int8_t kOffsets[] = {-kCols, -1, 1, kCols};
+    const int src = a % kCells, group = a / kCells;
+    return Move{static_cast<std::uint8_t>(src),
+                static_cast<std::uint8_t>(src + kOffsets[group % 4]),
+                group < 4 ? Kind::kCombine : Kind::kSlide};
+  }
   // Writes the observation into obs (kObservationShape, zeroed by the caller).
   void observe(std::uint8_t* obs, bool) const {
     for (int cell = 0; cell < kCells; ++cell)
@@ -143,8 +151,19 @@ struct Germaine {
 
   // Writes the legal moves to out (room for kMaxMoves) and returns how many.
   inline int generate(Move* out) const;
-  // generate() in ascending action order, with the actions (core/rl.hpp).
-  inline int generate_by_action(Move* out, StoredAction* actions) const;
+  // The legal actions as eight words, one per action group (kind, direction), a bit per source
+  // cell (core/rl.hpp).
+  static constexpr int kActionWords = 8;
+  static constexpr int kActionsPerWord = kCells;
+  inline void legal_action_words(std::uint64_t* words) const;
+  // The legal actions, ascending (core/rl.hpp).
+  int legal_actions(StoredAction* out) const {
+    std::uint64_t words[kActionWords];
+    legal_action_words(words);
+    return actions_of_words<kActionWords, kActionsPerWord>(words, out);
+  }
+  // The move of a legal action: the action alone names it.
+  Move move_at(int a) const { return action_move(a); }
   // Number of legal moves, without listing them (perft's bulk count, is_over).
   int count_moves() const { return count_combines() + (allowance_ ? count_slides(occupied_) : 0); }
   // Number of legal moves after the legal move m, without making it; moves_here is
@@ -158,7 +177,9 @@ struct Germaine {
   // perft(*this, 2) without listing or making a move: count_after() summed over every legal
   // move, with this position's combines and slides counted once.
   inline std::uint64_t count_two_plies() const;
-  // Plays a legal move; returns what unmake() needs.
+  // Plays a legal move; returns what unmake() needs. make<false>() leaves the keys stale, for
+  // a random playout, whose positions are read for their score alone.
+  template <bool kHashed = true>
   inline Undo make(const Move& m);
   // Takes back m, the last move made, given what its make() returned.
   inline void unmake(const Move& m, const Undo& undo);
@@ -195,7 +216,10 @@ struct Germaine {
   // Cells whose top card is near-ranked to rank index k.
   Bitboard near(int k) const { return ranks_[rank_below(k)] | ranks_[rank_above(k)]; }
   // Number of legal combines (count_moves() without the slides).
-  int count_combines() const { return 2 * (popcount(combine_right()) + popcount(combine_down())); }
+  int count_combines() const {
+    const Pairs p = near_pairs();
+    return 2 * (popcount(p.across) + popcount(p.vertical));
+  }
 
   // Same cards in the same cells and the same allowance.
   bool operator==(const Germaine& o) const {
@@ -252,14 +276,12 @@ struct Germaine {
   // Bitboards and keys agree with cells_ and allowance_ (debug checks).
   bool consistent() const;
 
-  // Cells whose neighbour the other way from Shift (right: the left-hand one) holds a
-  // near-ranked card.
-  template <Bitboard (*Shift)(Bitboard)>
-  inline Bitboard near_pairs() const;
-  // Cells whose left-hand neighbour holds a near-ranked card.
-  Bitboard combine_right() const { return near_pairs<right>(); }
-  // Cells whose upper neighbour holds a near-ranked card.
-  Bitboard combine_down() const { return near_pairs<down>(); }
+  // The near-ranked neighbours: across, the cells whose left-hand neighbour holds a near-ranked
+  // card; vertical, the cells whose upper neighbour does.
+  struct Pairs {
+    Bitboard across, vertical;
+  };
+  inline Pairs near_pairs() const;
   // Moves the card of src to dst in the bitboards; a combine also takes the covered card off.
   inline void move_bits(const Move& m, Card card, Card covered);
   // Slides into an empty cell from an adjacent card, on the grid occupied, allowance left.
@@ -276,13 +298,12 @@ struct Germaine {
 
 inline int Germaine::generate(Move* out) const {
   int n = 0;
-  const Bitboard across = combine_right();
+  const auto [across, vertical] = near_pairs();
   for (Bitboard b = across; b; b &= b - 1) {
     const auto j = static_cast<std::uint8_t>(ctz(b));
     out[n++] = Move{static_cast<std::uint8_t>(j - 1), j, Kind::kCombine};
     out[n++] = Move{j, static_cast<std::uint8_t>(j - 1), Kind::kCombine};
   }
-  const Bitboard vertical = combine_down();
   for (Bitboard b = vertical; b; b &= b - 1) {
     const auto j = static_cast<std::uint8_t>(ctz(b));
     out[n++] = Move{static_cast<std::uint8_t>(j - kCols), j, Kind::kCombine};
@@ -296,29 +317,19 @@ inline int Germaine::generate(Move* out) const {
   return emit_slides(out, n, empty & up(occupied_), +kCols);
 }
 
-// An action group (kind, direction) holds one bit per source cell, so its moves come out of one
-// bitboard of sources in ascending cell order.
-inline int Germaine::generate_by_action(Move* out, StoredAction* actions) const {
-  int n = 0;
-  const auto emit = [&](int group, Bitboard srcs, int offset, Kind kind) {
-    for (Bitboard b = srcs; b; b &= b - 1) {
-      const int src = ctz(b);
-      out[n] = Move{static_cast<std::uint8_t>(src), static_cast<std::uint8_t>(src + offset), kind};
-      actions[n++] = static_cast<StoredAction>(group * kCells + src);
-    }
-  };
-  const Bitboard across = combine_right(), vertical = combine_down();
-  emit(0, vertical, -kCols, Kind::kCombine);
-  emit(1, across, -1, Kind::kCombine);
-  emit(2, across >> 1, +1, Kind::kCombine);
-  emit(3, vertical >> kCols, +kCols, Kind::kCombine);
-  if (allowance_ == 0) return n;
-  const Bitboard empty = ~occupied_ & kFull;
-  emit(4, occupied_ & down(empty), -kCols, Kind::kSlide);
-  emit(5, occupied_ & right(empty), -1, Kind::kSlide);
-  emit(6, occupied_ & left(empty), +1, Kind::kSlide);
-  emit(7, occupied_ & up(empty), +kCols, Kind::kSlide);
-  return n;
+// Word g is group g of the actions (docs/rl.md "Germaine 2-Move: 416 actions"): the source cells
+// of its moves.
+inline void Germaine::legal_action_words(std::uint64_t* words) const {
+  const auto [across, vertical] = near_pairs();
+  words[0] = vertical;
+  words[1] = across;
+  words[2] = across >> 1;
+  words[3] = vertical >> kCols;
+  const Bitboard empty = allowance_ ? ~occupied_ & kFull : 0;
+  words[4] = occupied_ & down(empty);
+  words[5] = occupied_ & right(empty);
+  words[6] = occupied_ & left(empty);
+  words[7] = occupied_ & up(empty);
 }
 
 // A move changes only the near-ranked pairs at its two cells, so the count is this position's,
@@ -340,7 +351,8 @@ inline int Germaine::combines_after(const Move& m, int combines_here) const {
 // the empty cells beside it. The moves are enumerated as generate() does, not through it:
 // writing them out is slower.
 inline std::uint64_t Germaine::count_two_plies() const {
-  const int combines = count_combines();
+  const auto [across, vertical] = near_pairs();
+  const int combines = 2 * (popcount(across) + popcount(vertical));
   const int slides = count_slides(occupied_);
   std::uint64_t total = 0;
   const auto add_combine = [&](int src, int dst) {
@@ -349,12 +361,12 @@ inline std::uint64_t Germaine::count_two_plies() const {
     total += static_cast<std::uint64_t>(combines_after(m, combines) + slides +
                                         2 * popcount(beside & occupied_) - popcount(beside));
   };
-  for (Bitboard b = combine_right(); b; b &= b - 1) {
+  for (Bitboard b = across; b; b &= b - 1) {
     const int j = ctz(b);
     add_combine(j - 1, j);
     add_combine(j, j - 1);
   }
-  for (Bitboard b = combine_down(); b; b &= b - 1) {
+  for (Bitboard b = vertical; b; b &= b - 1) {
     const int j = ctz(b);
     add_combine(j - kCols, j);
     add_combine(j, j - kCols);
@@ -375,15 +387,16 @@ inline std::uint64_t Germaine::count_two_plies() const {
   return total;
 }
 
+template <bool kHashed>
 inline Germaine::Undo Germaine::make(const Move& m) {
   const Undo undo{keys_, cells_[m.dst], allowance_};
   const Card card = cells_[m.src];
   move_bits(m, card, undo.covered);
-  play_keys(m, keys_);
+  if constexpr (kHashed) play_keys(m, keys_);
   cells_[m.dst] = card;
   cells_[m.src] = kNoCard;
   allowance_ = static_cast<std::uint8_t>(allowance_after(m));
-  assert(consistent());
+  assert(!kHashed || consistent());
   return undo;
 }
 
@@ -437,17 +450,28 @@ inline std::uint64_t Germaine::smallest(const std::array<std::uint64_t, kSymmetr
   return k;
 }
 
-// Rank sets are disjoint and r-1 != r+1 (mod 13), so the per-rank pieces never overlap and one
-// popcount counts them.
-template <Germaine::Bitboard (*Shift)(Germaine::Bitboard)>
-inline Germaine::Bitboard Germaine::near_pairs() const {
-  Bitboard x = 0;
-  for (int k = 0; k < kRanks; ++k) {
-    const Bitboard a = ranks_[k];
-    const Bitboard b = ranks_[rank_above(k)];
-    x |= (Shift(a) & b) | (Shift(b) & a);
-  }
-  return x;
+// Bit-sliced: the four bits of each cell's rank index as four bitboards, so one pass of word
+// operations compares every cell with its neighbour. Ranks x and y (0..12) are near when x - y is
+// 1 or -1, which are 1 and 15 mod 16, or when they are Ace and King, whose differences 12 and -12
+// alias -4 and 4 mod 16 and are tested apart. Empty cells read as Aces and are masked off.
+inline Germaine::Pairs Germaine::near_pairs() const {
+  const auto& r = ranks_;
+  const Bitboard x[4] = {r[1] | r[3] | r[5] | r[7] | r[9] | r[11],
+                         r[2] | r[3] | r[6] | r[7] | r[10] | r[11],
+                         r[4] | r[5] | r[6] | r[7] | r[12], r[8] | r[9] | r[10] | r[11] | r[12]};
+  const auto pairs = [&](auto shift) {
+    // d = x - y mod 16, y the neighbour's rank, by a borrow ripple.
+    Bitboard d[4], borrow = 0;
+    for (int bit = 0; bit < 4; ++bit) {
+      const Bitboard y = shift(x[bit]), differ = x[bit] ^ y;
+      d[bit] = differ ^ borrow;
+      borrow = (~x[bit] & y) | (~differ & borrow);
+    }
+    const Bitboard one_apart = d[0] & ~(d[1] ^ d[2]) & ~(d[2] ^ d[3]);
+    const Bitboard ace_king = (r[0] & shift(r[12])) | (r[12] & shift(r[0]));
+    return (one_apart | ace_king) & occupied_ & shift(occupied_);
+  };
+  return {pairs([](Bitboard b) { return right(b); }), pairs([](Bitboard b) { return down(b); })};
 }
 
 inline int Germaine::count_slides(Bitboard occupied) {

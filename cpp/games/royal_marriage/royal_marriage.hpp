@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "core/bits.hpp"
 #include "core/cards.hpp"
@@ -99,12 +100,9 @@ struct RoyalMarriage {
   // Updates obs, this position's observation, to the one after the legal move m (call before
   // make(m)): every plane's tail shifts left over the removed cards.
   void patch_observation(std::uint8_t* obs, const Move& m, bool) const {
-    const int i = m.at, k = m.second == kNoCard ? 1 : 2;
-    for (int plane = 0; plane < kObservationShape[0]; ++plane) {
-      std::uint8_t* row = obs + plane * kDeck;
-      std::memmove(row + i, row + i + k, static_cast<std::size_t>(n_ - i - k));
-      std::memset(row + n_ - k, 0, static_cast<std::size_t>(k));
-    }
+    const int k = m.second == kNoCard ? 1 : 2;
+    for (int plane = 0; plane < kObservationShape[0]; ++plane)
+      close_gap(obs + plane * kDeck, m.at, k, n_);
   }
 
   // Writes the legal moves to out (room for kMaxMoves); returns how many.
@@ -122,30 +120,44 @@ struct RoyalMarriage {
     return count;
   }
 
-  // generate() in ascending action order, with the actions (core/rl.hpp): the remove-ones by card,
-  // then the remove-twos by left card (a left card has one right neighbour). Middle indices keep
-  // card order, so a 52-bit set of cards sorts each kind.
-  int generate_by_action(Move* out, StoredAction* actions) const {
+  // The legal actions, ascending (core/rl.hpp): the remove-ones by card, then the remove-twos by
+  // left card (a left card has one right neighbour). Middle indices keep card order, so a set of
+  // middle indices sorts each kind.
+  int legal_actions(StoredAction* out) const {
     const std::uint8_t* r = row();
-    std::uint8_t at[kDeck];  // read only where the card set has a bit
-    int count = 0;
-    for (int k = 1; k <= 2; ++k) {
-      std::uint64_t cards = 0;
-      for (std::uint64_t b = k == 1 ? one_ : two_; b; b &= b - 1) {
-        const int i = ctz(b);
-        const Card c = kIndex[r[i]];
-        cards |= std::uint64_t{1} << c;
-        at[c] = static_cast<std::uint8_t>(i);
-      }
-      for (; cards; cards &= cards - 1) {
-        const Card c = static_cast<Card>(ctz(cards));
-        const std::uint8_t i = at[c];
-        out[count] = Move{c, k == 1 ? kNoCard : kIndex[r[i + 1]], i};
-        actions[count] = static_cast<StoredAction>(action(out[count]));
-        ++count;
-      }
+    int n = 0;
+    for (std::uint64_t ones = middle_set(one_); ones; ones &= ones - 1)
+      out[n++] = static_cast<StoredAction>(ctz(ones));
+    std::uint64_t lefts = 0;
+    std::uint8_t right[kMiddle];  // read only where lefts has a bit
+    for (std::uint64_t b = two_; b; b &= b - 1) {
+      const int i = ctz(b);
+      const int l = kMiddleOfCode[r[i]];
+      lefts |= std::uint64_t{1} << l;
+      right[l] = kMiddleOfCode[r[i + 1]];
     }
-    return count;
+    for (; lefts; lefts &= lefts - 1) {
+      const int l = ctz(lefts), rr = right[l];
+      out[n++] = static_cast<StoredAction>(kMiddle + l * (kMiddle - 1) + rr - (rr > l));
+    }
+    return n;
+  }
+  // The legal move of the r-th legal action, r in 0 .. count_moves() - 1, found without listing
+  // the actions (a playout's draw).
+  Move nth_legal_move(int r) const {
+    const int ones = popcount(one_);
+    const bool two = r >= ones;
+    const int l = select_bit(middle_set(two ? two_ : one_), two ? r - ones : r);
+    Move m{kMiddleCard[l], kNoCard, 0};
+    m.at = static_cast<std::uint8_t>(find(kCode[m.first]));
+    if (two) m.second = kIndex[row()[m.at + 1]];
+    return m;
+  }
+  // The move of a legal action, with its row position.
+  Move move_at(int a) const {
+    Move m = move_of_action(a);
+    m.at = static_cast<std::uint8_t>(find(kCode[m.first]));
+    return m;
   }
 
   // Number of legal moves.
@@ -183,20 +195,22 @@ struct RoyalMarriage {
   }
 
   // Plays a legal move from generate() of this position; returns what unmake() needs.
-  // make(), unmake() and the helpers make() calls are always inlined: they are most of a walk's
-  // work, and GCC's own choice (swayed by how many callers the whole module has) moved them out
-  // of line.
+  // make<false>() leaves the key stale, for a random playout, whose positions are read for their
+  // score alone. make(), unmake() and the helpers make() calls are always inlined: they are most
+  // of a walk's work, and GCC's own choice (swayed by how many callers the whole module has)
+  // moved them out of line.
+  template <bool kHashed = true>
   [[gnu::always_inline]] Undo make(const Move& m) {
     const Undo undo{hash_, one_, two_};
     const int i = m.at;
     const int k = m.second == kNoCard ? 1 : 2;
     std::uint8_t* r = row();
-    hash_ ^= hash_change(m);
+    if constexpr (kHashed) hash_ ^= hash_change(m);
     masks_after(m, one_, two_);
     shift(r + i + k, r + i);
     n_ -= k;
 #ifndef NDEBUG
-    check_keys();
+    if (kHashed) check_keys();
 #endif
     return undo;
   }
@@ -276,6 +290,14 @@ struct RoyalMarriage {
       t[c] = c == kQueenOfHearts || c == kKingOfHearts ? -1 : m++;
     return t;
   }();
+  // Middle index of the card of a byte code (0 for QH, KH and the bytes that code no card).
+  static constexpr std::array<std::uint8_t, 64> kMiddleOfCode = [] {
+    std::array<std::uint8_t, 64> t{};
+    for (int b = 0; b < 64; ++b)
+      if (kIndex[b] != kNoCard && kMiddleIndex[kIndex[b]] >= 0)
+        t[b] = static_cast<std::uint8_t>(kMiddleIndex[kIndex[b]]);
+    return t;
+  }();
   // Byte code of a card index.
   static constexpr std::array<std::uint8_t, kDeck> kCode = [] {
     std::array<std::uint8_t, kDeck> t{};
@@ -310,6 +332,52 @@ struct RoyalMarriage {
     std::memcpy(dst, tmp, kShift);
   }
 
+  // The middle indices of the cards at the row positions of a move mask.
+  std::uint64_t middle_set(std::uint64_t positions) const {
+    std::uint64_t set = 0;
+    for (; positions; positions &= positions - 1)
+      set |= std::uint64_t{1} << kMiddleOfCode[row()[ctz(positions)]];
+    return set;
+  }
+  // Row position of the first byte equal to code; the card must be in the row. Eight bytes a
+  // step; the lowest byte the zero-byte test flags is always a true zero.
+  int find(std::uint8_t code) const {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kTops = 0x8080808080808080ULL;
+    const std::uint8_t* r = row();
+    for (int j = 0;; j += 8) {
+      std::uint64_t x;
+      std::memcpy(&x, r + j, 8);
+      x ^= kOnes * code;
+      const std::uint64_t zero = (x - kOnes) & ~x & kTops;
+      if (zero) return j + ctz(zero) / 8;
+    }
+  }
+  // Moves row[at + gap .. end) down to row[at ..) and zeroes the gap bytes left at the end,
+  // writing nothing outside row[at .. end): fixed-size copies the compiler keeps in registers,
+  // cheaper than a memmove and a memset call per observation plane.
+  static void close_gap(std::uint8_t* row, int at, int gap, int end) {
+    std::uint8_t* dst = row + at;
+    const std::uint8_t* src = dst + gap;
+    const int len = end - at - gap;
+    const auto copy = [&](auto width) {
+      constexpr int w = decltype(width)::value;
+      if (len < w) return false;
+      // The last chunk is read first: the ascending chunks' stores may overlap its bytes.
+      std::uint8_t last[w], chunk[w];
+      std::memcpy(last, src + len - w, w);
+      for (int j = 0; j + w <= len; j += w) {
+        std::memcpy(chunk, src + j, w);
+        std::memcpy(dst + j, chunk, w);
+      }
+      std::memcpy(dst + len - w, last, w);
+      return true;
+    };
+    if (!copy(std::integral_constant<int, 16>{}) && !copy(std::integral_constant<int, 4>{}) &&
+        len > 0)
+      for (int j = 0; j < len; ++j) dst[j] = src[j];
+    row[end - 1] = 0;
+    row[end - gap] = 0;
+  }
   std::uint8_t* row() { return buf_ + kFront; }
   const std::uint8_t* row() const { return buf_ + kFront; }
   // XOR of the pair keys the legal move m changes: (a1,c) (d,b0) and, for a remove-two, (c,d)
