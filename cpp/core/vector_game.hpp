@@ -246,11 +246,11 @@ void playouts(const G& start, std::int64_t n, std::uint64_t seed, int max_moves,
       if constexpr (Has<G, NthLegalMoveOp>::value) {
         const int count = g.count_moves();
         if (!count) break;
-        g.template make<false>(g.nth_legal_move(static_cast<int>(rng.below(count))));
+        g.make(g.nth_legal_move(static_cast<int>(rng.below(count))));
       } else {
         const int count = legal.update(g);
         if (!count) break;
-        g.template make<false>(g.move_at(legal.nth(static_cast<int>(rng.below(count)))));
+        g.make(g.move_at(legal.nth(static_cast<int>(rng.below(count)))));
       }
       interrupt.tick();
     }

@@ -127,9 +127,7 @@ struct Geoffrey {
   }
   // Whether the legal move m turns up the face-down card it uncovers.
   bool turns_card(const Move& m) const { return face_down(low_[m.card]); }
-  // Plays a legal move; the Undo takes it back. make<false>() leaves the keys stale, for a
-  // random playout, whose positions are read for their score alone.
-  template <bool kHashed = true>
+  // Plays a legal move; the Undo takes it back.
   inline Undo make(const Move& m);
   // Takes back m, the last move made, with the Undo make() returned.
   inline void unmake(const Move& m, const Undo& u);
@@ -479,7 +477,6 @@ inline std::uint64_t Geoffrey::canonical_change(const Move& m) const {
 
 // The masks and piles after() works out, updated in place here: building an After in make()
 // slows the make/unmake walk (docs/solver.md "Experiments").
-template <bool kHashed>
 inline Geoffrey::Undo Geoffrey::make(const Move& m) {
   const int s = m.src;
   const Card h = m.card;
@@ -487,23 +484,21 @@ inline Geoffrey::Undo Geoffrey::make(const Move& m) {
   const int t = m.dst;
   const std::uint64_t onto = t == kFoundation ? 0 : piles_[t];
   const Undo u{hash_, canonical_, up_, tops_, next_home_, same_, piles_[s], onto, empty_, below};
-  if constexpr (kHashed) {
-    canonical_ ^= canonical_change(m);
-    hash_ ^= term(h, below, s);
-  }
+  canonical_ ^= canonical_change(m);
+  hash_ ^= term(h, below, s);
   const std::uint64_t rest = under_[h];
   const std::uint64_t group = piles_[s] ^ rest;
   same_ = same_after(same_, rest, onto, group);
   piles_[s] = rest;
   if (t == kFoundation) {
-    if constexpr (kHashed) hash_ ^= kKeys[kHome + h];
+    hash_ ^= kKeys[kHome + h];
     up_ ^= bit(h);
     tops_ ^= bit(h);
     next_home_ ^= home_change(h);
     ++found_[suit_of(h)];
   } else {
     const Card onto_top = top(t);
-    if constexpr (kHashed) hash_ ^= term(h, onto_top, t);
+    hash_ ^= term(h, onto_top, t);
     tops_ &= ~onto;
     empty_ &= ~(1u << t);
     low_[h] = onto_top;
@@ -521,11 +516,11 @@ inline Geoffrey::Undo Geoffrey::make(const Move& m) {
     // h was face up, so the card under it turns up exactly when it is face down.
     if (!(up_ & bit(below))) {
       up_ |= bit(below);
-      if constexpr (kHashed) hash_ ^= kKeys[kDown + below];
+      hash_ ^= kKeys[kDown + below];
     }
   }
 #ifndef NDEBUG
-  if (kHashed) check_keys();
+  check_keys();
 #endif
   return u;
 }

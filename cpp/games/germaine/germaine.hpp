@@ -177,9 +177,7 @@ struct Germaine {
   // perft(*this, 2) without listing or making a move: count_after() summed over every legal
   // move, with this position's combines and slides counted once.
   inline std::uint64_t count_two_plies() const;
-  // Plays a legal move; returns what unmake() needs. make<false>() leaves the keys stale, for
-  // a random playout, whose positions are read for their score alone.
-  template <bool kHashed = true>
+  // Plays a legal move; returns what unmake() needs.
   inline Undo make(const Move& m);
   // Takes back m, the last move made, given what its make() returned.
   inline void unmake(const Move& m, const Undo& undo);
@@ -387,16 +385,15 @@ inline std::uint64_t Germaine::count_two_plies() const {
   return total;
 }
 
-template <bool kHashed>
 inline Germaine::Undo Germaine::make(const Move& m) {
   const Undo undo{keys_, cells_[m.dst], allowance_};
   const Card card = cells_[m.src];
   move_bits(m, card, undo.covered);
-  if constexpr (kHashed) play_keys(m, keys_);
+  play_keys(m, keys_);
   cells_[m.dst] = card;
   cells_[m.src] = kNoCard;
   allowance_ = static_cast<std::uint8_t>(allowance_after(m));
-  assert(!kHashed || consistent());
+  assert(consistent());
   return undo;
 }
 

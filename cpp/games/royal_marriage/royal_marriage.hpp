@@ -124,34 +124,26 @@ struct RoyalMarriage {
   // left card (a left card has one right neighbour). Middle indices keep card order, so a set of
   // middle indices sorts each kind.
   int legal_actions(StoredAction* out) const {
-    const std::uint8_t* r = row();
+    std::uint8_t at[kMiddle];  // read only where a set has a bit
     int n = 0;
-    for (std::uint64_t ones = middle_set(one_); ones; ones &= ones - 1)
+    for (std::uint64_t ones = middle_set(one_, at); ones; ones &= ones - 1)
       out[n++] = static_cast<StoredAction>(ctz(ones));
-    std::uint64_t lefts = 0;
-    std::uint8_t right[kMiddle];  // read only where lefts has a bit
-    for (std::uint64_t b = two_; b; b &= b - 1) {
-      const int i = ctz(b);
-      const int l = kMiddleOfCode[r[i]];
-      lefts |= std::uint64_t{1} << l;
-      right[l] = kMiddleOfCode[r[i + 1]];
-    }
-    for (; lefts; lefts &= lefts - 1) {
-      const int l = ctz(lefts), rr = right[l];
+    for (std::uint64_t lefts = middle_set(two_, at); lefts; lefts &= lefts - 1) {
+      const int l = ctz(lefts), rr = kMiddleOfCode[row()[at[l] + 1]];
       out[n++] = static_cast<StoredAction>(kMiddle + l * (kMiddle - 1) + rr - (rr > l));
     }
     return n;
   }
   // The legal move of the r-th legal action, r in 0 .. count_moves() - 1, found without listing
-  // the actions (a playout's draw).
+  // the actions (a playout's draw); the kind is selected by masks, not a branch on the draw.
   Move nth_legal_move(int r) const {
     const int ones = popcount(one_);
-    const bool two = r >= ones;
-    const int l = select_bit(middle_set(two ? two_ : one_), two ? r - ones : r);
-    Move m{kMiddleCard[l], kNoCard, 0};
-    m.at = static_cast<std::uint8_t>(find(kCode[m.first]));
-    if (two) m.second = kIndex[row()[m.at + 1]];
-    return m;
+    const std::uint64_t two = std::uint64_t{0} - (r >= ones);
+    std::uint8_t at[kMiddle];  // read only where the set has a bit
+    const int l = select_bit(middle_set((two_ & two) | (one_ & ~two), at),
+                             r - (ones & static_cast<int>(two)));
+    const std::uint8_t second = kIndex[row()[at[l] + 1]];
+    return Move{kMiddleCard[l], static_cast<Card>(second | (kNoCard & ~two)), at[l]};
   }
   // The move of a legal action, with its row position.
   Move move_at(int a) const {
@@ -195,22 +187,20 @@ struct RoyalMarriage {
   }
 
   // Plays a legal move from generate() of this position; returns what unmake() needs.
-  // make<false>() leaves the key stale, for a random playout, whose positions are read for their
-  // score alone. make(), unmake() and the helpers make() calls are always inlined: they are most
-  // of a walk's work, and GCC's own choice (swayed by how many callers the whole module has)
-  // moved them out of line.
-  template <bool kHashed = true>
+  // make(), unmake() and the helpers make() calls are always inlined: they are most of a walk's
+  // work, and GCC's own choice (swayed by how many callers the whole module has) moved them out
+  // of line.
   [[gnu::always_inline]] Undo make(const Move& m) {
     const Undo undo{hash_, one_, two_};
     const int i = m.at;
     const int k = m.second == kNoCard ? 1 : 2;
     std::uint8_t* r = row();
-    if constexpr (kHashed) hash_ ^= hash_change(m);
+    hash_ ^= hash_change(m);
     masks_after(m, one_, two_);
     shift(r + i + k, r + i);
     n_ -= k;
 #ifndef NDEBUG
-    if (kHashed) check_keys();
+    check_keys();
 #endif
     return undo;
   }
@@ -309,12 +299,18 @@ struct RoyalMarriage {
   // needs no conversion; defined in royal_marriage.cpp.
   static const std::array<std::uint64_t, 64 * 64> kPairKeys;
 
-  // Same rank (low nibble) or same suit (high nibble).
-  static bool match(std::uint8_t a, std::uint8_t b) {
-    const unsigned x = a ^ b;
-    return (x & 0x0F) == 0 || x < 0x10;
-  }
-  static std::uint64_t bit(std::uint8_t a, std::uint8_t b) { return match(a, b); }
+  // Bit b of kMatches[a]: byte codes a and b (below 64) have the same rank (low nibble) or the
+  // same suit (high nibble). A load and a shift, where the nibble tests take several operations
+  // and make() tests five pairs.
+  static constexpr std::array<std::uint64_t, 64> kMatches = [] {
+    std::array<std::uint64_t, 64> t{};
+    for (unsigned a = 0; a < 64; ++a)
+      for (unsigned b = 0; b < 64; ++b)
+        if (((a ^ b) & 0x0F) == 0 || (a ^ b) < 0x10) t[a] |= std::uint64_t{1} << b;
+    return t;
+  }();
+  static std::uint64_t bit(std::uint8_t a, std::uint8_t b) { return kMatches[a] >> b & 1; }
+  static bool match(std::uint8_t a, std::uint8_t b) { return bit(a, b); }
   static std::uint64_t pair_key(std::uint8_t a, std::uint8_t b) { return kPairKeys[a << 6 | b]; }
   // Bits 1 .. end-1; position 0 (QH) never starts a removal.
   static std::uint64_t inner_bits(int end) {
@@ -332,11 +328,15 @@ struct RoyalMarriage {
     std::memcpy(dst, tmp, kShift);
   }
 
-  // The middle indices of the cards at the row positions of a move mask.
-  std::uint64_t middle_set(std::uint64_t positions) const {
+  // The middle indices of the cards at the row positions of a move mask; at[index] is the
+  // card's row position.
+  std::uint64_t middle_set(std::uint64_t positions, std::uint8_t* at) const {
     std::uint64_t set = 0;
-    for (; positions; positions &= positions - 1)
-      set |= std::uint64_t{1} << kMiddleOfCode[row()[ctz(positions)]];
+    for (; positions; positions &= positions - 1) {
+      const int i = ctz(positions), l = kMiddleOfCode[row()[i]];
+      set |= std::uint64_t{1} << l;
+      at[l] = static_cast<std::uint8_t>(i);
+    }
     return set;
   }
   // Row position of the first byte equal to code; the card must be in the row. Eight bytes a
