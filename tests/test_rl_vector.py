@@ -86,7 +86,7 @@ def test_options_give_the_deals() -> None:
 @pytest.mark.parametrize("seed, options, error, message", [
     (-1, None, ValueError, "seed must be in 0 .. 2\\*\\*64-1, got -1"),
     (1.0, None, TypeError, "seed must be an int, got float"),
-    (None, {"deal": [1, 2]}, ValueError, "options takes only the key 'deals'"),
+    (None, {"deal": [1, 2]}, ValueError, "unknown option 'deal': the only one is 'deals'"),
     (None, {"deals": [1]}, ValueError, "must hold num_envs = 2 deals, got 1"),
     (None, {"deals": [1, -2]}, ValueError, "deal number must be in 0 .. 2\\*\\*64-1, got -2"),
     (None, {"deals": "12"}, TypeError, "sequence of deal numbers, got str"),

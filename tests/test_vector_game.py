@@ -194,15 +194,62 @@ def test_arguments_are_checked() -> None:
         vec.reset(seed=-1)
     with pytest.raises(ValueError, match="unknown option 'deal'"):
         vec.reset(options={"deal": [1, 2]})
-    with pytest.raises(ValueError, match="num_envs \\(2\\) deal numbers, got 1"):
+    with pytest.raises(ValueError, match="must hold num_envs = 2 deals, got 1"):
         vec.reset(options={"deals": [1]})
     vec.reset(seed=0)
-    with pytest.raises(ValueError, match="num_envs \\(2\\) ints"):
+    with pytest.raises(ValueError, match="^actions must hold num_envs = 2 actions, got 3$"):
         vec.step([0, 0, 0])
     with pytest.raises(TypeError, match="^slot 0: action must be an int, got float$"):
         vec.step([0.0, 1.0])
     with pytest.raises(TypeError, match="^slot 0: action must be an int, got float64$"):
         vec.step(np.array([0, 1.5]))
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda m: m.VectorGame("chess", 2), ValueError,
+     "unknown game 'chess': expected one of 'royal-marriage', 'germaine', 'geoffrey'"),
+    (lambda m: started(m, 3).reset(options={"deals": [1, 2]}), ValueError,
+     "options['deals'] must hold num_envs = 3 deals, got 2"),
+    (lambda m: started(m, 3).reset(options={"deal": 3}), ValueError, "unknown option 'deal': the only one is 'deals'"),
+    (lambda m: started(m, 3).step([27, 27]), ValueError, "actions must hold num_envs = 3 actions, got 2"),
+    (lambda m: started(m, 2).step([True, 1]), TypeError, "slot 0: action must be an int, got bool"),
+    (lambda m: started(m, 2).step([1, False]), TypeError, "slot 1: action must be an int, got bool"),
+    (lambda m: started(m, 2).step([[1], [2]]), TypeError, "slot 0: action must be an int, got list"),
+    (lambda m: started(m, 2).step((a for a in [1, 2])), TypeError,
+     "actions must be a sequence of num_envs ints, got generator"),
+], ids=["game", "deal-count", "option", "action-count", "bool-first", "bool-second", "nested", "generator"])
+def test_both_implementations_word_batch_errors_alike(call: Any, error: type, message: str) -> None:
+    """A list mixing bools with ints is read item by item in both (numpy would make the bools ints)."""
+    for module in (pe, pe.reference):
+        with pytest.raises(error) as raised:
+            call(module)
+        assert str(raised.value) == message, module.__name__
+
+
+def started(module: Any, num_envs: int) -> Any:
+    """A Royal Marriage batch of module (the engine or the reference), reset to deal 1 in every slot."""
+    vec = module.VectorGame("royal-marriage", num_envs)
+    vec.reset(options={"deals": [1] * num_envs})
+    return vec
+
+
+def test_deals_may_be_a_numpy_array_in_both_implementations() -> None:
+    for module in (pe, pe.reference):
+        vec = module.VectorGame("germaine", 3)
+        obs = vec.reset(options={"deals": np.array([4, 5, 6], dtype=np.uint64)})[0]
+        assert [vec.state(i).to_text() for i in range(3)] == [module.Germaine.deal(d).to_text() for d in (4, 5, 6)]
+        assert len(obs) == 3
+
+
+def test_playouts_name_what_is_missing_or_too_big() -> None:
+    state = pe.Germaine.deal(1)
+    with pytest.raises(TypeError, match=r"^playouts\(\) takes \(state, n, \*, seed, max_moves = None\), got 1 positional "
+                                        r"argument and keyword n; missing seed$"):
+        playouts(state, n=3)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"; missing n, seed$"):
+        playouts(state)  # type: ignore[call-arg]
+    with pytest.raises(MemoryError, match=rf"^playouts of n = {2**62} games: their int32 scores do not fit in memory$"):
+        playouts(state, 2**62, seed=0)
 
 
 def python_playouts(start: Any, n: int, seed: int, max_moves: int) -> List[int]:

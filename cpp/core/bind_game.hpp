@@ -304,10 +304,49 @@ struct ArgumentErrors {
         got += std::string(k ? ", " : " ") + (name ? name : "?");
       }
     }
-    PyErr_SetString(
-        PyExc_TypeError,
-        (message.substr(0, head) + "() takes " + parameters(sig) + ", got " + got).c_str());
+    const std::string params = parameters(sig);
+    const std::string missing = missing_names(params, given, kwnames);
+    PyErr_SetString(PyExc_TypeError, (message.substr(0, head) + "() takes " + params + ", got " +
+                                      got + (missing.empty() ? "" : "; missing " + missing))
+                                         .c_str());
     return nullptr;
+  }
+
+  // The required parameters of params (as parameters() writes them) that neither the first
+  // `given` positional arguments nor the keywords supply, joined by ", ".
+  static std::string missing_names(const std::string& params, Py_ssize_t given, PyObject* kwnames) {
+    std::vector<std::string> tokens;
+    int depth = 0;
+    std::string token;
+    for (const char ch : params.substr(1, params.size() - 2)) {
+      depth += (ch == '[' || ch == '(') - (ch == ']' || ch == ')');
+      if (ch == ',' && !depth) {
+        tokens.push_back(token);
+        token.clear();
+      } else if (!(ch == ' ' && token.empty())) {
+        token += ch;
+      }
+    }
+    if (!token.empty()) tokens.push_back(token);
+    std::string missing;
+    bool keyword_only = false;
+    Py_ssize_t position = 0;
+    for (const std::string& t : tokens) {
+      if (t == "*" || t == "/") {
+        keyword_only |= t == "*";
+        continue;
+      }
+      const std::string name = t.substr(0, t.find_first_of(": ="));
+      bool given_by_keyword = false;
+      for (Py_ssize_t k = 0; kwnames && k < PyTuple_GET_SIZE(kwnames); ++k) {
+        const char* kw = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        given_by_keyword |= kw && name == kw;
+      }
+      const bool given_by_position = !keyword_only && position++ < given;
+      if (t.find(" = ") == std::string::npos && !given_by_keyword && !given_by_position)
+        missing += (missing.empty() ? "" : ", ") + name;
+    }
+    return missing;
   }
 };
 

@@ -62,7 +62,7 @@ const VectorEntry& entry_of_game(const py::object& game) {
     if (!games.contains(game)) {
       std::string names;
       for (const auto& item : games)
-        names += (names.empty() ? "" : ", ") + std::string(py::str(item.first));
+        names += (names.empty() ? "" : ", ") + std::string(py::repr(item.first));
       throw py::value_error("unknown game " + std::string(py::repr(game)) + ": expected one of " +
                             names);
     }
@@ -144,21 +144,39 @@ struct Actions {
 };
 
 Actions actions_argument(const py::object& actions, int num_envs) {
-  const py::array a = py::module_::import("numpy").attr("asarray")(actions);
-  if (a.ndim() == 0)
-    throw py::type_error("actions must be a sequence of num_envs ints, got " + type_name(actions));
-  if (a.ndim() != 1 || a.shape(0) != num_envs)
-    throw py::value_error("actions must be a sequence of num_envs (" + std::to_string(num_envs) +
-                          ") ints, got shape " + std::string(py::str(py::tuple(a.attr("shape")))));
-  using Int64s = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
-  const char kind = a.dtype().kind();
-  const bool unsigned_fits =
-      kind == 'u' &&
-      (a.itemsize() < 8 || a.attr("max")().cast<std::uint64_t>() <= std::uint64_t{INT64_MAX});
-  if (kind == 'i' || unsigned_fits) return Actions{Int64s::ensure(a), py::object()};
-  // Anything else (a uint64 beyond int64, Python ints beyond it, which numpy makes floats or
-  // objects, floats, bools, strs) is read item by item as the reference reads it, so that the
-  // first item that is no integer names its slot.
+  // A 1-D integer array is taken whole; its items can hold no bool, float or str.
+  if (py::isinstance<py::array>(actions)) {
+    const auto a = py::reinterpret_borrow<py::array>(actions);
+    const char kind = a.dtype().kind();
+    const bool fits =
+        kind == 'i' ||
+        (kind == 'u' && (a.itemsize() < 8 || !a.size() ||
+                         a.attr("max")().cast<std::uint64_t>() <= std::uint64_t{INT64_MAX}));
+    if (a.ndim() == 1 && a.shape(0) == num_envs && fits)
+      return Actions{
+          py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a),
+          py::object()};
+  }
+  // Anything else (a list, whose ints numpy would merge with bools; a uint64 beyond int64;
+  // Python ints beyond it; floats, strs) is read item by item as the reference reads it, so that
+  // the first item that is no integer names its slot.
+  const std::string wrong =
+      "actions must be a sequence of num_envs ints, got " + type_name(actions);
+  if (py::isinstance<py::str>(actions) || py::isinstance<py::bytes>(actions) ||
+      !PyObject_HasAttrString(actions.ptr(), "__len__"))
+    throw py::type_error(wrong);
+  const Py_ssize_t size = PyObject_Size(actions.ptr());
+  if (size < 0) {
+    PyErr_Clear();
+    throw py::type_error(wrong);
+  }
+  // Checked again after reading: a sequence's len() need not be what it yields.
+  const auto count = [num_envs](std::size_t got) {
+    if (got != static_cast<std::size_t>(num_envs))
+      throw py::value_error("actions must hold num_envs = " + std::to_string(num_envs) +
+                            " actions, got " + std::to_string(got));
+  };
+  count(static_cast<std::size_t>(size));
   py::list exact;
   std::vector<std::int64_t> values;
   for (const py::handle item : py::iter(actions)) {
@@ -171,9 +189,7 @@ Actions actions_argument(const py::object& actions, int num_envs) {
     values.push_back(overflow > 0 ? INT64_MAX : overflow < 0 ? INT64_MIN : v);
     exact.append(index);
   }
-  if (values.size() != static_cast<std::size_t>(num_envs))
-    throw py::value_error("actions must be a sequence of num_envs (" + std::to_string(num_envs) +
-                          ") ints, got " + std::to_string(values.size()));
+  count(values.size());
   py::array_t<std::int64_t> out(static_cast<py::ssize_t>(values.size()));
   std::copy(values.begin(), values.end(), out.mutable_data());
   return Actions{out, exact};
@@ -210,8 +226,8 @@ std::vector<std::uint64_t> option_deals(const py::object& options, int n) {
     throw py::type_error("options['deals'] must be a sequence of deal numbers, got " +
                          type_name(given));
   if (static_cast<int>(py::len(given)) != n)
-    throw py::value_error("options['deals'] must hold num_envs (" + std::to_string(n) +
-                          ") deal numbers, got " + std::to_string(py::len(given)));
+    throw py::value_error("options['deals'] must hold num_envs = " + std::to_string(n) +
+                          " deals, got " + std::to_string(py::len(given)));
   for (const auto& d : given) deals.push_back(deal_number(py::reinterpret_borrow<py::object>(d)));
   return deals;
 }
@@ -398,6 +414,12 @@ void bind_vector(py::module_& m) {
         const long long count = int_argument(n, "n", 0, LLONG_MAX);
         const std::uint64_t s = deal_number(seed, "seed");
         const int limit = max_moves_argument(max_moves, entry);
+        if (static_cast<std::uint64_t>(count) > physical_memory() / sizeof(std::int32_t)) {
+          const std::string message = "playouts of n = " + std::to_string(count) +
+                                      " games: their int32 scores do not fit in memory";
+          PyErr_SetString(PyExc_MemoryError, message.c_str());
+          throw py::error_already_set();
+        }
         py::array_t<std::int32_t> out(static_cast<py::ssize_t>(count));
         entry.playouts(state, count, s, limit, out.mutable_data());
         return out;
@@ -407,7 +429,8 @@ void bind_vector(py::module_& m) {
       "n random games from state with one SplitMix64(seed) generator: at each move "
       "legal[draw() % len] of the ascending legal actions, until no move is left or max_moves "
       "(None: DEFAULT_MAX_MOVES) are played. Returns the n final scores (int32 array). Releases "
-      "the GIL; Ctrl-C raises KeyboardInterrupt.");
+      "the GIL; Ctrl-C raises KeyboardInterrupt. TypeError/ValueError naming a bad argument, "
+      "MemoryError when n scores do not fit in memory.");
 }
 
 }  // namespace pe

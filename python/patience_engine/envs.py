@@ -114,8 +114,9 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
         """
         super().reset(seed=seed)
         options = options or {}
-        if set(options) - {"deal"}:
-            raise ValueError(f"options takes only the key 'deal', got {sorted(map(str, options))}")
+        for key in options:
+            if key != "deal":
+                raise ValueError(f"unknown option {key!r}: the only one is 'deal'")
         if "deal" in options:
             deal = options["deal"]
         else:

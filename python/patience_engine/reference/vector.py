@@ -18,7 +18,7 @@ generator of docs/rules.md "Numbered deals".
 from __future__ import annotations
 
 import os
-from typing import Any, Collection, Dict, List, Mapping, Optional, Sequence, Sized, SupportsIndex, Tuple, Type
+from typing import Any, Collection, Dict, List, Mapping, Optional, Sized, SupportsIndex, Tuple, Type
 
 from .._errors import IllegalMoveError
 from ..limits import check_int, int_value
@@ -132,12 +132,14 @@ class VectorGame:
             return None
         if not isinstance(options, Mapping):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
-        if any(key != "deals" for key in options):
-            raise ValueError(f"options takes only the key 'deals', got {sorted(map(str, options))}")
+        for key in options:
+            if key != "deals":
+                raise ValueError(f"unknown option {key!r}: the only one is 'deals'")
         if "deals" not in options:  # {}: Gymnasium passes it for no options
             return None
         deals = options["deals"]
-        if not isinstance(deals, Sequence) or isinstance(deals, str):
+        # Any sized sequence, as the engine's PySequence_Check takes it (a numpy array too).
+        if isinstance(deals, (str, bytes, Mapping)) or not (isinstance(deals, Collection) and hasattr(deals, "__getitem__")):
             raise TypeError(f"options['deals'] must be a sequence of deal numbers, got {type(deals).__name__}")
         if len(deals) != self.num_envs:
             raise ValueError(f"options['deals'] must hold num_envs = {self.num_envs} deals, got {len(deals)}")
