@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -54,6 +55,7 @@ struct SplitMix64 {
   // log2(n); n = 1 wraps c to 0, which gives the right remainder 0.
   static constexpr int kMaxBelow = 256;
   std::uint64_t below(int n) {
+    assert(n >= 1 && n <= kMaxBelow);
     const unsigned __int128 low = kReciprocal[n] * next();
     const unsigned __int128 d = static_cast<std::uint64_t>(n);
     return static_cast<std::uint64_t>((((low & ~std::uint64_t{0}) * d >> 64) + (low >> 64) * d) >>
