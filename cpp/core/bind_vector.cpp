@@ -203,10 +203,8 @@ Actions actions_argument(const py::object& actions, int num_envs) {
   const std::string head = "slot " + std::to_string(fault.slot) + ": action " + action;
   if (fault.outside)
     throw py::value_error(head + " is outside 0 .. " + std::to_string(v.num_actions - 1));
-  const std::string message =
-      head + " (" + v.impl->move_text(static_cast<int>(fault.action)) + ") is not legal";
-  PyErr_SetString(illegal_move_error().ptr(), message.c_str());
-  throw py::error_already_set();
+  raise_python(illegal_move_error().ptr(),
+               head + " (" + v.impl->move_text(static_cast<int>(fault.action)) + ") is not legal");
 }
 
 // options['deals'] of reset(), num_envs deal numbers; none when options is None or has no 'deals'.
@@ -261,11 +259,10 @@ void bind_vector(py::module_& m) {
         v.hidden = bool_argument(hidden, "hidden");
         const std::uint64_t bytes = static_cast<std::uint64_t>(n) * entry.bytes_per_position;
         const auto too_big = [&] {
-          const std::string message = "VectorGame of " + std::to_string(n) + " positions of " +
-                                      std::to_string(entry.bytes_per_position) + " bytes (" +
-                                      std::to_string(bytes) + " bytes) does not fit in memory";
-          PyErr_SetString(PyExc_MemoryError, message.c_str());
-          throw py::error_already_set();
+          raise_python(PyExc_MemoryError, "VectorGame of " + std::to_string(n) + " positions of " +
+                                              std::to_string(entry.bytes_per_position) +
+                                              " bytes (" + std::to_string(bytes) +
+                                              " bytes) does not fit in memory");
         };
         // Refused before allocating when above the machine's memory: under overcommit the
         // allocation could succeed and the process be killed when the pages are touched.
@@ -414,12 +411,9 @@ void bind_vector(py::module_& m) {
         const long long count = int_argument(n, "n", 0, LLONG_MAX);
         const std::uint64_t s = deal_number(seed, "seed");
         const int limit = max_moves_argument(max_moves, entry);
-        if (static_cast<std::uint64_t>(count) > physical_memory() / sizeof(std::int32_t)) {
-          const std::string message = "playouts of n = " + std::to_string(count) +
-                                      " games: their int32 scores do not fit in memory";
-          PyErr_SetString(PyExc_MemoryError, message.c_str());
-          throw py::error_already_set();
-        }
+        if (static_cast<std::uint64_t>(count) > physical_memory() / sizeof(std::int32_t))
+          raise_python(PyExc_MemoryError, "playouts of n = " + std::to_string(count) +
+                                              " games: their int32 scores do not fit in memory");
         py::array_t<std::int32_t> out(static_cast<py::ssize_t>(count));
         entry.playouts(state, count, s, limit, out.mutable_data());
         return out;
