@@ -211,13 +211,14 @@ def test_arguments_are_checked() -> None:
     (lambda m: started(m, 3).reset(options={"deals": [1, 2]}), ValueError,
      "options['deals'] must hold num_envs = 3 deals, got 2"),
     (lambda m: started(m, 3).reset(options={"deal": 3}), ValueError, "unknown option 'deal': the only one is 'deals'"),
+    (lambda m: started(m, 3).reset(seed="1", options={"deal": 3}), TypeError, "seed must be an int, got str"),
     (lambda m: started(m, 3).step([27, 27]), ValueError, "actions must hold num_envs = 3 actions, got 2"),
     (lambda m: started(m, 2).step([True, 1]), TypeError, "slot 0: action must be an int, got bool"),
     (lambda m: started(m, 2).step([1, False]), TypeError, "slot 1: action must be an int, got bool"),
     (lambda m: started(m, 2).step([[1], [2]]), TypeError, "slot 0: action must be an int, got list"),
     (lambda m: started(m, 2).step((a for a in [1, 2])), TypeError,
      "actions must be a sequence of num_envs ints, got generator"),
-], ids=["game", "deal-count", "option", "action-count", "bool-first", "bool-second", "nested", "generator"])
+], ids=["game", "deal-count", "option", "seed-before-option", "action-count", "bool-first", "bool-second", "nested", "generator"])
 def test_both_implementations_word_batch_errors_alike(call: Any, error: type, message: str) -> None:
     """A list mixing bools with ints is read item by item in both (numpy would make the bools ints)."""
     for module in (pe, pe.reference):

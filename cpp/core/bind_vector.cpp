@@ -315,11 +315,11 @@ void bind_vector(py::module_& m) {
       .def(
           "reset",
           [](PyVectorGame& v, const py::object& seed, const py::object& options) {
-            const std::vector<std::uint64_t> deals = option_deals(options, v.impl->num_envs());
+            // Seed first, then options, as the reference checks them.
             std::optional<std::uint64_t> reseed;
-            if (!seed.is_none()) {
-              reseed = deal_number(seed, "seed");
-            } else if (!v.seeded) {
+            if (!seed.is_none()) reseed = deal_number(seed, "seed");
+            const std::vector<std::uint64_t> deals = option_deals(options, v.impl->num_envs());
+            if (!reseed && !v.seeded) {
               std::random_device device;
               reseed = std::uint64_t{device()} << 32 | device();
             }

@@ -41,6 +41,15 @@ inline int select_bit(std::uint64_t b, int r) {
   return at + kInByte[b & 0xFF][r];
 }
 
+// The 8 low bits of b as 8 bytes, 0 or 1, bit i in byte i (little-endian): byte i of the product
+// keeps bit i alone, and adding 0x7F carries it to the byte's top bit, with no carry out of it.
+constexpr std::uint64_t bits_to_bytes(std::uint64_t b) {
+  const std::uint64_t t = ((b & 0xFF) * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+  return ((t + 0x7F7F7F7F7F7F7F7FULL) >> 7) & 0x0101010101010101ULL;
+}
+static_assert(bits_to_bytes(0x00) == 0 && bits_to_bytes(0xFF) == 0x0101010101010101ULL &&
+              bits_to_bytes(0x1A5) == 0x0100010000010001ULL);
+
 // Starts loading the cache line at p, so that several misses overlap.
 inline void prefetch(const void* p) { __builtin_prefetch(p); }
 
