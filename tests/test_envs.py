@@ -181,6 +181,15 @@ def test_vector_env_takes_deals_and_refuses_illegal_actions() -> None:
         env.step(np.array([np.flatnonzero(info["action_mask"][0])[0], illegal]))
 
 
+@pytest.mark.parametrize("impl", IMPLS)
+def test_vector_env_takes_a_numpy_seed_as_vector_game_does(impl: str) -> None:
+    env = PatienceVectorEnv("germaine", 2, impl=impl)
+    twin = PatienceVectorEnv("germaine", 2, impl=impl)
+    assert np.array_equal(env.reset(seed=np.int64(3))[0], twin.reset(seed=3)[0])
+    with pytest.raises(ValueError, match=r"^seed must be in 0 \.\. 2\*\*64-1, got -1$"):
+        env.reset(seed=-1)
+
+
 def test_import_without_gymnasium() -> None:
     """The package never imports Gymnasium; the envs module names the extra when it is missing."""
     code = (

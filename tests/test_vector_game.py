@@ -218,7 +218,8 @@ def test_arguments_are_checked() -> None:
     (lambda m: started(m, 2).step([[1], [2]]), TypeError, "slot 0: action must be an int, got list"),
     (lambda m: started(m, 2).step((a for a in [1, 2])), TypeError,
      "actions must be a sequence of num_envs ints, got generator"),
-], ids=["game", "deal-count", "option", "seed-before-option", "action-count", "bool-first", "bool-second", "nested", "generator"])
+], ids=["game", "deal-count", "option", "seed-before-option", "action-count", "bool-first", "bool-second", "nested",
+        "generator"])
 def test_both_implementations_word_batch_errors_alike(call: Any, error: type, message: str) -> None:
     """A list mixing bools with ints is read item by item in both (numpy would make the bools ints)."""
     for module in (pe, pe.reference):
@@ -401,7 +402,8 @@ def test_a_slot_outside_the_batch_is_an_index_error(module: Any) -> None:
 
 def test_playouts_name_the_bound_an_oversized_count_meets() -> None:
     state = pe.Germaine.deal(1)
-    with pytest.raises(ValueError, match=rf"^n must be in 0 \.\. 2\*\*63-1, got {2**70}$"):
-        playouts(state, 2**70, seed=1)
+    for module, position in ((pe, state), (pe.reference, pe.reference.Germaine.deal(1))):
+        with pytest.raises(ValueError, match=rf"^n must be in 0 \.\. 2\*\*63-1, got {2**70}$"):
+            module.playouts(position, 2**70, seed=1)
     with pytest.raises(ValueError, match=r"^n must be >= 0, got -1$"):
         playouts(state, -1, seed=1)

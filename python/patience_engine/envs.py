@@ -169,7 +169,10 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     ``options={"deals": [...]}`` gives each slot's deal. ``step`` and ``reset`` are one call
     into the VectorGame each. With ``copy=False`` the C++ engine's arrays are returned as they
     are: views of its buffers that the next step overwrites (observations and masks read-only);
-    the default copies them.
+    the default copies them. Unlike ``PatienceEnv``, an illegal action in any slot raises
+    ``IllegalMoveError`` naming the slot and the action, with no slot changed (the batch does
+    not end an episode on one): draw actions from ``info["action_mask"]``, not from
+    ``action_space.sample()``. No render mode.
     """
 
     metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -194,7 +197,8 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[ObsArray, Dict[str, Any]]:
         """Deal into every slot (``VectorGame.reset``); returns ``(obs, info)``."""
-        super().reset(seed=seed)
+        # No super().reset(seed=...): the VectorGame draws the deals, and Gymnasium's seeding would
+        # refuse a numpy int that VectorGame.reset takes.
         obs, _ = self.vector.reset(seed=seed, options=options or None)
         return self._array(obs, np.uint8), self._info()
 

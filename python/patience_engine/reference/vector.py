@@ -21,7 +21,7 @@ import os
 from typing import Any, Collection, Dict, List, Mapping, Optional, Sized, SupportsIndex, Tuple, Type
 
 from .._errors import IllegalMoveError
-from ..limits import check_int, int_value
+from ..limits import check_int, int_value, span
 from ._base import Game, _check_hidden
 from ._cards import SplitMix64, check_deal_number
 
@@ -259,7 +259,7 @@ def playouts(state: Game[Any], n: SupportsIndex, *, seed: int, max_moves: Option
     ``legal[draw() % len(legal)]`` of the ascending legal actions, until none is left or
     ``max_moves`` moves are played (None: the game's ``DEFAULT_MAX_MOVES``). ``state`` is not
     changed. Raises TypeError for a state that is not a reference position, TypeError/ValueError
-    for a bad ``n`` (an int >= 0), ``seed`` (0 .. 2**64-1) or ``max_moves`` (an int in
+    for a bad ``n`` (an int in 0 .. 2**63-1), ``seed`` (0 .. 2**64-1) or ``max_moves`` (an int in
     1 .. 2**31-1); numpy integers are ints for ``n`` and ``max_moves``.
     """
     from . import GAMES
@@ -267,6 +267,8 @@ def playouts(state: Game[Any], n: SupportsIndex, *, seed: int, max_moves: Option
     if not isinstance(state, tuple(GAMES.values())):
         raise TypeError(f"state must be a reference game position, got {type(state).__module__}.{type(state).__name__}")
     count = check_int(n, "n", 0)
+    if count > 2**63 - 1:  # the engine's bound, worded as the engine words it
+        raise ValueError(f"n must be {span(0, 2**63 - 1)}, got {count}")
     rng = SplitMix64(check_deal_number(seed, "seed"))
     limit = _max_moves(type(state), max_moves)
     scores = []
