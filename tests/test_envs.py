@@ -86,6 +86,11 @@ def test_bad_options() -> None:
         make("germaine", "c")
     with pytest.raises(ValueError, match="unknown game 'klondike'"):
         PatienceEnv("klondike", impl="reference")
+    with pytest.raises(TypeError, match="^options must be a dict or None, got str$"):
+        env.reset(options="deal")  # type: ignore[arg-type]
+    for cls in (PatienceEnv, PatienceVectorEnv):
+        with pytest.raises(TypeError, match="^game must be a str, got list$"):
+            cls([])  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -64,6 +64,14 @@ def _spaces(game: str) -> Tuple[spaces.Box, spaces.Discrete]:
     return (spaces.Box(0, 1, shape=cls.OBSERVATION_SHAPE, dtype=np.uint8), spaces.Discrete(cls.NUM_ACTIONS))
 
 
+def _check_game(game: object) -> None:
+    """Raise TypeError for a game name that is not a str, ValueError for an unknown one."""
+    if not isinstance(game, str):
+        raise TypeError(f"game must be a str, got {type(game).__name__}")
+    if game not in REGISTRY:
+        raise ValueError(f"unknown game {game!r}: expected one of {', '.join(map(repr, REGISTRY))}")
+
+
 class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
     """One position of a game as a Gymnasium environment.
 
@@ -84,8 +92,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
 
     def __init__(self, game: str, *, hidden: bool = False, max_moves: Optional[int] = None,
                  render_mode: Optional[str] = None, impl: str = "cpp") -> None:
-        if game not in REGISTRY:
-            raise ValueError(f"unknown game {game!r}: expected one of {', '.join(map(repr, REGISTRY))}")
+        _check_game(game)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         module = _implementation(impl)
@@ -110,8 +117,11 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
 
         ``options={"deal": n}`` plays numbered deal ``n`` (docs/rules.md "Numbered deals");
         otherwise the deal is drawn from ``np_random``, reproducible after ``seed``. Raises
-        ValueError for another option key and TypeError/ValueError for a bad deal number.
+        TypeError for options that are not a dict, ValueError for another option key and
+        TypeError/ValueError for a bad deal number.
         """
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
         super().reset(seed=seed)
         options = options or {}
         for key in options:
@@ -179,8 +189,7 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
 
     def __init__(self, game: str, num_envs: int = 1, *, hidden: bool = False, max_moves: Optional[int] = None,
                  impl: str = "cpp", copy: bool = True) -> None:
-        if game not in REGISTRY:
-            raise ValueError(f"unknown game {game!r}: expected one of {', '.join(map(repr, REGISTRY))}")
+        _check_game(game)
         self.vector: Any = _implementation(impl).VectorGame(game, num_envs, max_moves=max_moves, hidden=hidden)
         self.num_envs = num_envs
         self.copy = copy
