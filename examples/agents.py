@@ -9,8 +9,9 @@ cards are guessed, never read; for the other games a determinization is a copy.
     python examples/agents.py --game geoffrey --deals 100 --playouts 200
 
 prints, per game and agent, the deals played, the deals won, the win rate and
-the mean final score. ``--impl reference`` runs the pure-Python reference
-(slow: fit for a deal or two with a few playouts).
+the mean final score, with a progress bar over the deals on a terminal.
+``--impl reference`` runs the pure-Python reference (slow: fit for a deal or
+two with a few playouts).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from types import ModuleType
 from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
+from tqdm import tqdm
 
 import patience_engine
 from patience_engine import reference
@@ -95,7 +97,9 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         cls = module.GAMES[game]
         for name, agent in agents.items():
             start = time.perf_counter()
-            finals = [play(cls.deal(deal), agent, cls.DEFAULT_MAX_MOVES, deal) for deal in range(1, args.deals + 1)]
+            # A bar on stderr only when it is a terminal (disable=None), so the table stays clean.
+            deals = tqdm(range(1, args.deals + 1), desc=f"{game}, {name}", unit="deal", leave=False, disable=None)
+            finals = [play(cls.deal(deal), agent, cls.DEFAULT_MAX_MOVES, deal) for deal in deals]
             won = sum(bool(state.is_won) for state in finals)
             mean = sum(state.score for state in finals) / len(finals)
             print(f"| {game} | {name} | {len(finals)} | {won} | {won / len(finals):.0%} | {mean:.2f} "

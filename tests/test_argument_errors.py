@@ -126,6 +126,9 @@ def test_perft_and_solve_name_what_came(game: str) -> None:
             # Two limits, so that either may be None (no limit) and the search still stops.
             limits = {"node_limit": 10, "time_limit": 0.05, keyword: odd}
             assert_clear(partial(pe.solve, state, **limits), f"solve {keyword}={odd!r}")
+    with pytest.raises(TypeError) as error:
+        reference.perft(state, 1)
+    assert str(error.value) == f"perft() {expected.replace('patience_engine', 'reference')} {type(state).__module__}.{game}"
     with pytest.raises(TypeError, match="^perft bulk must be a bool, got str$"):
         pe.perft(state, 1, "no")
     with pytest.raises(TypeError, match="^solve pruning must be a bool, got str$"):

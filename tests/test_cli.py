@@ -104,6 +104,19 @@ def test_solve_says_lost_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     assert fields["moves"] == "0" and fields["score"] == "0"
 
 
+def test_perft_progress_is_shown_only_when_asked_or_on_a_terminal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cli, "_PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(cli, "_ONE_CALL_BELOW", 0.0)  # every depth after the first one root move at a time
+    argv = ["perft", "geoffrey", "2", "--depth", "3", "--impl", "reference"]
+    monkeypatch.delenv(cli.PROGRESS_ENV, raising=False)
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""  # stderr is no terminal here
+    monkeypatch.setenv(cli.PROGRESS_ENV, "1")
+    assert main(argv) == 0
+    assert "reference depth 3:" in capsys.readouterr().err
+
+
 def test_solve_progress_is_shown_only_when_asked_or_on_a_terminal(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(cli, "_PROGRESS_DELAY", 0.0)
@@ -300,3 +313,12 @@ def test_perft_on_an_ascii_output_spells_microseconds_us() -> None:
     assert result.returncode == 0, result.stderr
     row = result.stdout.strip().split("\n")[3]
     assert re.search(r" (ns|us|ms|s) ", row) and "µ" not in row, row
+
+
+@pytest.mark.parametrize("command", ["deal", "perft", "show", "solve", "play"])
+def test_pysol_help_names_the_games_the_command_takes(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    expected = "geoffrey" if command == "play" else "royal-marriage, geoffrey"
+    assert f"PySolFC game number P instead of N ({expected}; 'ms' prefix allowed)" in help_text

@@ -75,6 +75,8 @@ BAD_TEXT = [
     ("geoffrey", GEOFFREY_SMALL.replace("KH\n", "KH 5C\n"), r"line 4, token 2 '5C': duplicate card"),
     ("geoffrey", GEOFFREY_SMALL.replace("KS\n", "-\n"), r"line \d+: missing card KS"),
     ("geoffrey", GEOFFREY_SMALL.replace("H-8", "X-8"), r"line 1, token 4 'X-8'"),
+    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "H-12"),
+     r"^line 1, token 4 'H-12': bad foundation: expected a suit, '-' and 0 or A..K, as C-0 or H-Q$"),
     ("geoffrey", GEOFFREY_SMALL.replace("QH TS", "QH T\u2660 (QC)"), r"line 6, token 3"),
     ("geoffrey", GEOFFREY_SMALL + "\n-", r"line 10"),
 ]

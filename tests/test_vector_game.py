@@ -218,14 +218,25 @@ def test_arguments_are_checked() -> None:
     (lambda m: started(m, 2).step([[1], [2]]), TypeError, "slot 0: action must be an int, got list"),
     (lambda m: started(m, 2).step((a for a in [1, 2])), TypeError,
      "actions must be a sequence of num_envs ints, got generator"),
+    (lambda m: started(m, 2).step(np.array(5)), TypeError, "actions must be a sequence of num_envs ints, got ndarray"),
 ], ids=["game", "deal-count", "option", "seed-before-option", "action-count", "bool-first", "bool-second", "nested",
-        "generator"])
+        "generator", "zero-d-array"])
 def test_both_implementations_word_batch_errors_alike(call: Any, error: type, message: str) -> None:
     """A list mixing bools with ints is read item by item in both (numpy would make the bools ints)."""
     for module in (pe, pe.reference):
         with pytest.raises(error) as raised:
             call(module)
         assert str(raised.value) == message, module.__name__
+
+
+@pytest.mark.parametrize("module, kind", [(pe, "patience_engine"), (pe.reference, "reference")],
+                         ids=["cpp", "reference"])
+def test_a_game_of_the_wrong_kind_is_named_alike(module: Any, kind: str) -> None:
+    other = pe.reference.Geoffrey if module is pe else pe.Geoffrey
+    for game, shown in [(None, "NoneType"), (3, "int"), (other, f"{other.__module__}.Geoffrey")]:
+        with pytest.raises(TypeError) as raised:
+            module.VectorGame(game, 2)
+        assert str(raised.value) == f"game must be a game name or a {kind} game class, got {shown}"
 
 
 def started(module: Any, num_envs: int) -> Any:

@@ -70,8 +70,11 @@ const VectorEntry& entry_of_game(const py::object& game) {
   }
   for (const VectorEntry& entry : vector_entries())
     if (cls.is(entry.cls)) return entry;
-  throw py::type_error("game must be a game name or a patience_engine game class, got " +
-                       std::string(py::repr(game)));
+  const std::string shown = py::isinstance<py::type>(game)
+                                ? std::string(py::str(game.attr("__module__"))) + "." +
+                                      std::string(py::str(game.attr("__qualname__")))
+                                : type_name(game);
+  throw py::type_error("game must be a game name or a patience_engine game class, got " + shown);
 }
 
 // The entry whose position class state is an instance of.

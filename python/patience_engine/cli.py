@@ -145,7 +145,8 @@ def _timed_perft(impl: str, state: Any, depth: int, label: str, split: bool) -> 
         return count, best
     total, seconds = 0, 0.0
     moves = state.legal_moves()
-    with tqdm(moves, desc=label, unit="move", leave=False, delay=1.0, file=sys.stderr) as bar:
+    with tqdm(moves, desc=label, unit="move", leave=False, delay=_PROGRESS_DELAY, file=sys.stderr,
+              disable=not _show_progress()) as bar:
         for move in bar:
             child = state.copy()
             child.play(move)
@@ -276,9 +277,11 @@ def _pysol_games() -> List[str]:
     return [name for name, info in REGISTRY.items() if info.pysol_id is not None]
 
 
-def _add_pysol_option(parser: argparse.ArgumentParser) -> None:
+def _add_pysol_option(parser: argparse.ArgumentParser, games: Optional[List[str]] = None) -> None:
+    """``--pysol``, its help naming ``games`` (default: every game PySolFC has)."""
+    names = ", ".join(_pysol_games() if games is None else games)
     parser.add_argument("--pysol", type=_pysol_number, metavar="P",
-                        help=f"PySolFC game number P instead of N ({', '.join(_pysol_games())}; 'ms' prefix allowed)")
+                        help=f"PySolFC game number P instead of N ({names}; 'ms' prefix allowed)")
 
 
 def _add_player_options(parser: argparse.ArgumentParser, choices: List[str], default: str) -> None:
@@ -345,14 +348,14 @@ def _check_page_path(path: str) -> None:
         raise PermissionError(errno.EACCES, "no permission to write the --html page", path)
 
 
-# PATIENCE_PROGRESS=1 shows the progress of `patience solve` even when stderr is no terminal, 0 never.
+# PATIENCE_PROGRESS=1 shows the progress of `patience solve` and `perft` even when stderr is no terminal, 0 never.
 PROGRESS_ENV = "PATIENCE_PROGRESS"
-# Seconds a solve runs before its progress shows: most solves end sooner and print nothing more.
+# Seconds a solve or a perft depth runs before its progress shows: most end sooner and print nothing more.
 _PROGRESS_DELAY = 1.0
 
 
 def _show_progress() -> bool:
-    """Whether ``patience solve`` shows its progress on stderr: a terminal, unless PROGRESS_ENV says."""
+    """Whether ``patience solve`` and ``perft`` show progress on stderr: a terminal, unless PROGRESS_ENV says."""
     forced = os.environ.get(PROGRESS_ENV)
     if forced in ("0", "1"):
         return forced == "1"
@@ -556,10 +559,11 @@ def build_parser() -> argparse.ArgumentParser:
     solve_parser.set_defaults(func=cmd_solve, parser=solve_parser)
 
     play = sub.add_parser("play", help="play a Geoffrey deal seeing only what a player sees (docs/players.md)")
-    play.add_argument("game", choices=["geoffrey"])
+    play_games = ["geoffrey"]
+    play.add_argument("game", choices=play_games)
     play.add_argument("deal", type=_deal_number, metavar="N", nargs="?", help="deal number, 0 .. 2**64-1")
     play.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
-    _add_pysol_option(play)
+    _add_pysol_option(play, play_games)
     _add_player_options(play, ["hindsight", "baseline"], "hindsight")
     play.set_defaults(func=cmd_play, parser=play, player_parser=play)
 

@@ -39,6 +39,10 @@ int parse_suit(char ch) {
   }
 }
 
+// What a foundation token parse_foundation() refuses is told, as the reference words it.
+constexpr const char* kBadFoundation =
+    "bad foundation: expected a suit, '-' and 0 or A..K, as C-0 or H-Q";
+
 // Reads a foundation token "S-r" (r is "0" or a rank); false when it is not one.
 bool parse_foundation(std::string_view token, int& suit, int& rank) {
   if (token.size() < 3 || token[1] != '-') return false;
@@ -90,7 +94,7 @@ Geoffrey Geoffrey::from_text(std::string_view text) {
       const int tn = static_cast<int>(t) + 1;
       if (t > 4) parse_fail(line.number, tn, tok, "unexpected token");
       int suit = 0, rank = 0;
-      if (!parse_foundation(tok, suit, rank)) parse_fail(line.number, tn, tok, "bad foundation");
+      if (!parse_foundation(tok, suit, rank)) parse_fail(line.number, tn, tok, kBadFoundation);
       if (suit_seen[suit]) parse_fail(line.number, tn, tok, "duplicate suit");
       suit_seen[suit] = true;
       g.found_[suit] = static_cast<std::uint8_t>(rank);

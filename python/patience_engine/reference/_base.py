@@ -375,5 +375,8 @@ def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
     ValueError for a depth outside 0 .. MAX_PERFT_DEPTH.
     """
     if not isinstance(state, Game):
-        raise TypeError(f"perft needs a reference game position, got {type(state).__name__}")
+        kind = type(state)
+        games = ("RoyalMarriage", "Germaine", "Geoffrey")
+        shown = f"{kind.__module__}.{kind.__name__}" if kind.__name__ in games else kind.__name__
+        raise TypeError(f"perft() expects a reference position (RoyalMarriage, Germaine or Geoffrey), got {shown}")
     return state.copy()._perft(check_int(depth, "perft depth", 0, MAX_PERFT_DEPTH), bulk)

@@ -141,6 +141,9 @@ def _move(src: int, card: int, dst: int) -> GeoffreyMove:
     return _MOVES[(src * 52 + card) * 9 + dst]
 
 
+_BAD_FOUNDATION = "bad foundation: expected a suit, '-' and 0 or A..K, as C-0 or H-Q"
+
+
 def _parse_foundation(token: str) -> Tuple[int, int]:
     """(suit, top rank) of a foundation token ``S-r``; (-1, -1) when it is not one."""
     suit_text, dash, rank_text = token.partition("-")
@@ -205,7 +208,7 @@ class Geoffrey(Game[GeoffreyMove]):
                     parse_fail(line.number, number, token, "unexpected token")
                 suit, rank = _parse_foundation(token)
                 if suit < 0:
-                    parse_fail(line.number, number, token, "bad foundation")
+                    parse_fail(line.number, number, token, _BAD_FOUNDATION)
                 if suit in suits_seen:
                     parse_fail(line.number, number, token, "duplicate suit")
                 suits_seen.add(suit)

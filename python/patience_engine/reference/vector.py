@@ -18,7 +18,7 @@ generator of docs/rules.md "Numbered deals".
 from __future__ import annotations
 
 import os
-from typing import Any, Collection, Dict, List, Mapping, Optional, Sized, SupportsIndex, Tuple, Type
+from typing import Any, Collection, Dict, List, Mapping, Optional, SupportsIndex, Tuple, Type
 
 from .._errors import IllegalMoveError
 from ..limits import check_int, int_value, span
@@ -160,10 +160,14 @@ class VectorGame:
         naming the slot and the action for an illegal one; RuntimeError before ``reset()``.
         """
         self._started()
-        if not isinstance(actions, Sized) or isinstance(actions, (str, bytes)):
+        try:  # a 0-d array is Sized yet has no len()
+            count = len(actions) if not isinstance(actions, (str, bytes)) else -1
+        except TypeError:
+            count = -1
+        if count < 0:
             raise TypeError(f"actions must be a sequence of num_envs ints, got {type(actions).__name__}")
-        if len(actions) != self.num_envs:
-            raise ValueError(f"actions must hold num_envs = {self.num_envs} actions, got {len(actions)}")
+        if count != self.num_envs:
+            raise ValueError(f"actions must hold num_envs = {self.num_envs} actions, got {count}")
         chosen = [_action(value, slot) for slot, value in enumerate(actions)]
         for slot, action in enumerate(chosen):
             if self._ended[slot] or self._states[slot].is_over:
