@@ -129,8 +129,10 @@ def test_perft_and_solve_name_what_came(game: str) -> None:
     with pytest.raises(TypeError) as error:
         reference.perft(state, 1)
     assert str(error.value) == f"perft() {expected.replace('patience_engine', 'reference')} {type(state).__module__}.{game}"
-    with pytest.raises(TypeError, match="^perft bulk must be a bool, got str$"):
-        pe.perft(state, 1, "no")
+    for module in (pe, reference):
+        for odd, shown in [("no", "str"), (None, "NoneType"), (1, "int")]:
+            with pytest.raises(TypeError, match=f"^perft bulk must be a bool, got {shown}$"):
+                module.perft(getattr(module, game).deal(1), 1, odd)
     with pytest.raises(TypeError, match="^solve pruning must be a bool, got str$"):
         pe.solve(state, pruning="no")
 

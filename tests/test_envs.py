@@ -88,6 +88,11 @@ def test_bad_options() -> None:
         PatienceEnv("klondike", impl="reference")
     with pytest.raises(TypeError, match="^options must be a dict or None, got str$"):
         env.reset(options="deal")  # type: ignore[arg-type]
+    vector = PatienceVectorEnv("germaine", 2, impl="reference")
+    for odd in ("", 0, []):  # false, yet no dict: refused as VectorGame.reset refuses it
+        with pytest.raises(TypeError, match=f"^options must be a dict or None, got {type(odd).__name__}$"):
+            vector.reset(options=odd)  # type: ignore[arg-type]
+    assert len(vector.reset(seed=1, options={})[0]) == 2
     for cls in (PatienceEnv, PatienceVectorEnv):
         with pytest.raises(TypeError, match="^game must be a str, got list$"):
             cls([])  # type: ignore[arg-type]

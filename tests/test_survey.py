@@ -97,6 +97,18 @@ def test_run_survey_refuses_limits_sqlite_cannot_store(tmp_path: Path, limits: D
     assert list(tmp_path.iterdir()) == []
 
 
+def test_survey_progress_is_shown_only_when_asked_or_on_a_terminal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from patience_engine import cli
+    for forced, deals in [(None, "1-2"), ("0", "3-4"), ("1", "5-6")]:
+        if forced is None:
+            monkeypatch.delenv(cli.PROGRESS_ENV, raising=False)  # stderr is no terminal here
+        else:
+            monkeypatch.setenv(cli.PROGRESS_ENV, forced)
+        assert main(["survey", "royal-marriage", "--deals", deals, "--jobs", "1", "--db", str(tmp_path / "s.sqlite")]) == 0
+        assert ("royal-marriage" in capsys.readouterr().err) == (forced == "1")
+
+
 def test_a_table_too_big_for_memory_is_a_clear_error_and_leaves_no_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "s.sqlite"

@@ -348,14 +348,15 @@ def _check_page_path(path: str) -> None:
         raise PermissionError(errno.EACCES, "no permission to write the --html page", path)
 
 
-# PATIENCE_PROGRESS=1 shows the progress of `patience solve` and `perft` even when stderr is no terminal, 0 never.
+# PATIENCE_PROGRESS=1 shows the progress of `patience solve`, `perft` and `survey` even when stderr is no terminal, 0 never.
 PROGRESS_ENV = "PATIENCE_PROGRESS"
 # Seconds a solve or a perft depth runs before its progress shows: most end sooner and print nothing more.
 _PROGRESS_DELAY = 1.0
 
 
 def _show_progress() -> bool:
-    """Whether ``patience solve`` and ``perft`` show progress on stderr: a terminal, unless PROGRESS_ENV says."""
+    """Whether ``patience solve``, ``perft`` and ``survey`` show progress on stderr: a terminal, unless
+    PROGRESS_ENV says."""
     forced = os.environ.get(PROGRESS_ENV)
     if forced in ("0", "1"):
         return forced == "1"
@@ -468,7 +469,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
     table_bytes = DEFAULT_TABLE_BYTES if args.table_bytes is None else args.table_bytes
     run = survey.run_survey(args.game, args.deals, db=args.db, jobs=args.jobs, node_limit=node_limit,
                             table_bytes=table_bytes, scheduler=args.scheduler, player=player,
-                            only_unknown=args.only_unknown)
+                            only_unknown=args.only_unknown, progress=_show_progress())
     print(f"{TITLES[args.game]}, deals {args.deals.start}-{args.deals.stop - 1}: "
           f"{'solved' if player is None else 'played'} {run.solved:,}, already in {args.db} {run.skipped:,}")
     for game, version, limit, table, who in run.other_settings:

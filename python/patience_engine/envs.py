@@ -208,7 +208,7 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
         """Deal into every slot (``VectorGame.reset``); returns ``(obs, info)``."""
         # No super().reset(seed=...): the VectorGame draws the deals, and Gymnasium's seeding would
         # refuse a numpy int that VectorGame.reset takes.
-        obs, _ = self.vector.reset(seed=seed, options=options or None)
+        obs, _ = self.vector.reset(seed=seed, options=options)
         return self._array(obs, np.uint8), self._info()
 
     def step(self, actions: npt.NDArray[np.int64]) -> Tuple[ObsArray, Any, Any, Any, Dict[str, Any]]:

@@ -379,4 +379,7 @@ def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
         games = ("RoyalMarriage", "Germaine", "Geoffrey")
         shown = f"{kind.__module__}.{kind.__name__}" if kind.__name__ in games else kind.__name__
         raise TypeError(f"perft() expects a reference position (RoyalMarriage, Germaine or Geoffrey), got {shown}")
-    return state.copy()._perft(check_int(depth, "perft depth", 0, MAX_PERFT_DEPTH), bulk)
+    depth = check_int(depth, "perft depth", 0, MAX_PERFT_DEPTH)
+    if not isinstance(bulk, bool):  # as the engine: numpy's bool is refused too
+        raise TypeError(f"perft bulk must be a bool, got {other_type_name(bulk, 'bool')}")
+    return state.copy()._perft(depth, bulk)
