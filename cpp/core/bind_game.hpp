@@ -950,8 +950,8 @@ struct FastMethods {
             "legal_moves($self, /)\n--\n\nThe legal moves of the position, as a list of moves in "
             "ascending action order.");
     install_property(cls, 0, "score", score,
-                     "Germaine: its score (docs/rules.md \"Germaine 2-Move\"); Royal Marriage: "
-                     "cards removed; Geoffrey: cards home.");
+                     "The score, an int (docs/rules.md): Germaine as its rules say; Royal "
+                     "Marriage: 52 minus the cards in the row; Geoffrey: the cards home.");
     install_property(cls, 1, "is_over", is_over, "True when no move is legal.");
     install_property(cls, 2, "is_won", is_won,
                      "True when the game is won (docs/rules.md, the game's section).");

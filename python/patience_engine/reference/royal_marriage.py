@@ -101,7 +101,7 @@ class RoyalMarriage(Game[RoyalMarriageMove]):
     (text: the row's cards separated by white space; ValueError naming line and
     token for an unknown or duplicated card, ``QH`` not first, ``KH`` not last).
     ``hash`` and ``canonical_hash`` are equal unsigned 64-bit ints; ``score``
-    is the number of cards removed; ``is_won`` when only ``QH KH`` remain.
+    is 52 minus the cards in the row; ``is_won`` when only ``QH KH`` remain.
     """
 
     Move = RoyalMarriageMove
