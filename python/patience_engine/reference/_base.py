@@ -371,8 +371,8 @@ def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
     """Number of legal move sequences of ``depth`` moves from ``state`` (docs/rules.md "Perft").
 
     ``bulk`` counts the last ply's moves without making them; ``state`` is
-    unchanged. Raises TypeError for a non-Game state or a non-int depth and
-    ValueError for a depth outside 0 .. MAX_PERFT_DEPTH.
+    unchanged. Raises TypeError for a non-Game state, a non-int depth or a
+    non-bool bulk and ValueError for a depth outside 0 .. MAX_PERFT_DEPTH.
     """
     if not isinstance(state, Game):
         kind = type(state)
