@@ -1,9 +1,11 @@
 """Instructions per node of the benchmarks' workloads, counted by ``valgrind --tool=callgrind``.
 
-Counts of the same build repeat to a few instructions however loaded the
-machine is, so they show a slowdown of 1% that timings on a shared machine
-cannot. Each workload of ``bench/test_bench.py`` has a smaller twin here
-(under callgrind code runs some 50 times slower), which asserts its result
+Counts of the same build repeat to within a few thousand instructions,
+under 0.01% of a workload, however loaded the machine is (what still varies is
+how often a C++ walk polls for Ctrl-C, which it does by the wall clock), so
+they show a slowdown of 1% that timings on a shared machine cannot. Each
+workload of ``bench/test_bench.py`` has a smaller twin here (under callgrind
+code runs some 50 times slower), which asserts its result
 as the timed one does: a perft count, or the solver's (status, score, nodes)
 per deal. Workloads drive the engine only through the public API, so one
 script counts any revision's build (it imports nothing else from bench/).
@@ -110,7 +112,7 @@ PER = {
 """Per benchmark path: its title, and what one node is (see the module docstring)."""
 
 # The same games, deals and paths as bench/test_bench.py, at depths and limits that callgrind
-# counts in seconds (10^6-10^9 instructions; a count repeats to a few thousand). Perft counts
+# counts in seconds (10^6-10^9 instructions; a count repeats to within a few thousand). Perft counts
 # agree with and without bulk counting. No twin of C++ perft on the reference's positions: the
 # reference walks shallower here than when timed, so it would be C++ bulk perft at other depths.
 WORKLOADS: List[Workload] = [
@@ -406,8 +408,10 @@ def count_all(python: Path, names: Sequence[str], script: Path = Path(__file__))
         # A fixed hash seed, and (setarch -R) no address randomisation: str hashing, and hashing by
         # address (object ids, pybind11's instance map), probe tables alike on every run.
         # OpenBLAS (under numpy, which the batched stepping's arrays import) starts a thread pool when
-        # loaded: one thread only, so that the counted threads stay one per workload.
-        env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
+        # loaded: one thread only, so that the counted threads stay one per workload. LD_BIND_NOW: the
+        # loader resolves every symbol at start-up, not on a symbol's first call, which the main thread
+        # and a workload's thread race to make (some thousands of instructions landing in either).
+        env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1", "LD_BIND_NOW": "1"}
         setarch = shutil.which("setarch")
         fixed_addresses = [setarch, platform.machine(), "-R"] if setarch else []
         cmd = [*fixed_addresses, valgrind, "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={prefix}",
