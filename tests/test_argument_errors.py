@@ -129,6 +129,16 @@ def test_perft_and_solve_name_what_came(game: str) -> None:
     with pytest.raises(TypeError) as error:
         reference.perft(state, 1)
     assert str(error.value) == f"perft() {expected.replace('patience_engine', 'reference')} {type(state).__module__}.{game}"
+    # The class itself, not a position: named, with how to make a position of it.
+    for module, own, foreign in [(pe, "perft", reference), (reference, "perft", pe), (pe, "playouts", reference)]:
+        call = (lambda m, c: m.perft(c, 1)) if own == "perft" else (lambda m, c: m.playouts(c, 1, seed=0))
+        name = "patience_engine" if module is pe else "reference"
+        theirs = getattr(foreign, game)
+        for cls, shown in [(getattr(module, game), game), (theirs, f"{theirs.__module__}.{game}"), (int, "int")]:
+            with pytest.raises(TypeError) as error:
+                call(module, cls)
+            hint = f", not a position of it ({game}.deal(n) makes one)" if cls is getattr(module, game) else ""
+            assert str(error.value) == f"{own}() {expected.replace('patience_engine', name)} the class {shown}{hint}"
     for module in (pe, reference):
         for odd, shown in [("no", "str"), (None, "NoneType"), (1, "int")]:
             with pytest.raises(TypeError, match=f"^perft bulk must be a bool, got {shown}$"):

@@ -71,6 +71,9 @@ def test_console_script_runs() -> None:
     assert script.is_file(), "the package installs a 'patience' console script beside the interpreter"
     result = subprocess.run([str(script), "deal", "royal-marriage", "3"], capture_output=True, text=True, check=True)
     assert result.stdout.startswith("QH 8S 7S 6S")
+    as_module = subprocess.run([sys.executable, "-m", "patience_engine", "deal", "royal-marriage", "3"],
+                               capture_output=True, text=True, check=True)
+    assert as_module.stdout == result.stdout
 
 
 def _solve_output(out: str) -> Dict[str, str]:

@@ -182,6 +182,23 @@ def test_make_vec_runs_on_vector_game(game: str, impl: str) -> None:
     assert truncations > 0  # 4 moves a game in 6 steps: truncation and autoreset were both exercised
 
 
+def test_make_vec_max_episode_steps_is_the_move_limit() -> None:
+    # Gymnasium's name for the limit: a step is a move, so it truncates where max_moves does.
+    env = gymnasium.make_vec(ENV_IDS["germaine"], num_envs=2, vectorization_mode="vector_entry_point",
+                             max_episode_steps=3)
+    twin = PatienceVectorEnv("germaine", 2, max_moves=3)
+    env.reset(seed=1)
+    twin.reset(seed=1)
+    for step in range(3):
+        actions = env.vector.sample_legal_actions()
+        assert actions.tolist() == twin.vector.sample_legal_actions().tolist()
+        truncated = env.step(actions)[3]
+        assert truncated.tolist() == twin.step(actions)[3].tolist() == [step == 2] * 2
+    assert PatienceVectorEnv("germaine", 2, max_moves=3, max_episode_steps=3).vector.max_moves == 3
+    with pytest.raises(ValueError, match="^max_moves=3 and max_episode_steps=4 name one limit and differ: give one$"):
+        PatienceVectorEnv("germaine", 2, max_moves=3, max_episode_steps=4)
+
+
 def test_vector_env_takes_deals_and_refuses_illegal_actions() -> None:
     env = PatienceVectorEnv("royal-marriage", 2, impl="reference", copy=False)
     obs, info = env.reset(options={"deals": [1, 2]})

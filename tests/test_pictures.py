@@ -169,6 +169,42 @@ def test_highlight_marks_the_moving_cards_and_target(game: str, text: Any, move:
         assert any("target" in g.get("class", "") for g in cards)
 
 
+def test_highlight_takes_a_move_object_of_either_implementation(impl: str, game: str) -> None:
+    state = game_class(impl, game).deal(2)
+    for other in ("cpp", "reference"):
+        move = game_class(other, game).deal(2).legal_moves()[0]
+        assert state.to_svg(highlight=move) == state.to_svg(highlight=str(move))
+
+
+@pytest.mark.parametrize("game, text, highlight, error, message", [
+    ("royal-marriage", "QH 3C 9D 2S 3S KH", "QH+3C", ValueError, "highlight: QH+3C is not a legal move in this position"),
+    ("germaine", None, "a1xa2", ValueError, "highlight: a1xa2 is not a legal move in this position"),
+    ("geoffrey", None, "1:AH>F", ValueError, "highlight: 1:AH>F is not a legal move in this position"),
+    ("geoffrey", None, 5, TypeError, "highlight must be a move's text or a GeoffreyMove, got int"),
+])
+def test_highlight_refuses_an_illegal_move_or_a_wrong_type(impl: str, game: str, text: Any, highlight: Any,
+                                                          error: type, message: str) -> None:
+    cls = game_class(impl, game)
+    state = cls.from_text(text) if text else cls.deal(2)
+    with pytest.raises(error) as raised:
+        state.to_svg(highlight=highlight)
+    assert str(raised.value) == message
+
+
+def test_hidden_picture_names_no_face_down_card(impl: str, game: str) -> None:
+    state = _played(impl, game, 3, 5)
+    plain, hidden = state.to_svg(), state.to_svg(hidden=True)
+    if game != "geoffrey":
+        assert hidden == plain
+        return
+    face_down = [g for g in _card_elements(hidden) if "face-down" in g.get("class", "").split()]
+    assert len(face_down) == state.to_text(hidden=True).count("(??)") > 0
+    assert {g.get("data-card") for g in face_down} == {"??"}
+    assert hidden == re.sub(r'(class="card face-down" data-card=")..(")', r"\1??\2", plain)
+    with pytest.raises(TypeError, match="^hidden must be a bool, got int$"):
+        state.to_svg(hidden=1)
+
+
 def test_terminal_text() -> None:
     assert draw.terminal_text("(5D) QS\nslides: 2", colour=False) == "(5♦) Q♠\nslides: 2"
     assert draw.terminal_text("QH", colour=True) == "\x1b[31mQ♥\x1b[0m"

@@ -7,6 +7,8 @@ where it reaches, and update ``PINNED``, ``PINNED_SOLVES`` and ``PINNED_DIGEST``
 
 from __future__ import annotations
 
+from typing import List
+
 import pytest
 
 from patience_engine import GAMES, perft, reference
@@ -70,8 +72,9 @@ def test_shallow_counts_match_reference_and_make_unmake(game: str, deal: int, de
     assert perft(GAMES[game].deal(deal), depth, bulk=False) == PINNED[game, deal, depth]
 
 
-def test_cli_prints_signature(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--signature"]) == 0
+@pytest.mark.parametrize("argv", [["bench", "--signature"], ["bench"]])
+def test_cli_prints_signature(capsys: pytest.CaptureFixture[str], argv: List[str]) -> None:
+    assert main(argv) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == f"sha256 {PINNED_DIGEST}"
     assert out[:-1] == EXPECTED_LINES

@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 import sys
 import time
+from fractions import Fraction
 from typing import Any, Dict, List, Tuple
 
+import numpy as np
 import pytest
 
 import patience_engine
@@ -327,6 +329,7 @@ def test_limits_out_of_range_raise_value_error(kwargs: Dict[str, Any]) -> None:
         {"node_limit": "10"},
         {"time_limit": "1"},
         {"time_limit": False},
+        {"time_limit": np.bool_(True)},
         {"table_bytes": 1.0},
         {"table_bytes": None},
     ],
@@ -334,6 +337,24 @@ def test_limits_out_of_range_raise_value_error(kwargs: Dict[str, Any]) -> None:
 def test_limits_of_the_wrong_type_raise_type_error(kwargs: Dict[str, Any]) -> None:
     with pytest.raises(TypeError, match="must be"):
         solve(patience_engine.RoyalMarriage.deal(1), **kwargs)
+
+
+def test_time_limit_takes_any_real_number_of_seconds() -> None:
+    # A numpy float, as arithmetic on numpy arrays gives, is as good a number of seconds as a float.
+    deal = patience_engine.Germaine.deal(HARD_GERMAINE_DEAL)
+    for seconds in (np.float32(0.05), np.float64(0.05), Fraction(1, 20)):
+        start = time.perf_counter()
+        assert solve(deal, time_limit=seconds).status == "unknown" and time.perf_counter() - start < 2
+    # An int past the floats is a finite number of seconds (capped at 10**9, as any past it).
+    assert solve(patience_engine.RoyalMarriage.deal(1), time_limit=10**400).status == "won"
+    with pytest.raises(ValueError, match="^time_limit must be a finite number of seconds > 0, got -1000"):
+        solve(patience_engine.RoyalMarriage.deal(1), time_limit=-(10**400))
+
+
+def test_a_progress_that_cannot_be_called_is_refused_before_the_search() -> None:
+    # Without the check a search shorter than one poll (50 ms) would accept it, and a longer one fail part way.
+    with pytest.raises(TypeError, match=r"^progress must be a callable progress\(nodes, best_score\) or None, got int$"):
+        solve(patience_engine.Germaine.deal(HARD_GERMAINE_DEAL), node_limit=10**6, progress=5)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("bad, error", [(1.5, TypeError), (True, TypeError), ("1", TypeError), (-1, ValueError)])

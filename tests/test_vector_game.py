@@ -313,8 +313,10 @@ def test_playouts_draw_as_the_list_does_from_many_positions(game: str) -> None:
 
 def test_playouts_arguments_are_checked() -> None:
     state = pe.Geoffrey.deal(1)
-    with pytest.raises(TypeError, match="playouts needs a patience_engine game position"):
+    with pytest.raises(TypeError) as error:
         playouts(pe.reference.Geoffrey.deal(1), 1, seed=0)
+    assert str(error.value) == ("playouts() expects a patience_engine position (RoyalMarriage, Germaine or Geoffrey), "
+                                "got patience_engine.reference.geoffrey.Geoffrey")
     with pytest.raises(ValueError, match="n must be >= 0, got -1"):
         playouts(state, -1, seed=0)
     with pytest.raises(TypeError, match="seed must be an int, got NoneType"):

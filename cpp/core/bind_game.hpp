@@ -603,22 +603,34 @@ py::tuple solve_position(const py::handle& state, const SolveOptions& opt,
   }
 }
 
-// The game whose position state is; otherwise a TypeError naming the games, and the module of a
-// class of the same name (the reference's).
-inline const GameFunctions& game_of(const py::handle& state, const std::string& function) {
+// The TypeError of function() given state, not a position of a C++ game: it names the games, and
+// the module of a class of the same name (the reference's). A C++ game class itself gets a hint.
+[[noreturn]] inline void throw_not_a_position(const py::handle& state,
+                                              const std::string& function) {
   const auto& games = game_functions();
-  for (const auto& game : games)
-    if (game.holds(state)) return game;
   std::string names;
-  std::string got = type_name(state);
-  bool same_name = false;
-  for (std::size_t i = 0; i < games.size(); ++i) {
+  for (std::size_t i = 0; i < games.size(); ++i)
     names += std::string(i == 0 ? "" : i + 1 == games.size() ? " or " : ", ") + games[i].name;
-    same_name = same_name || got == games[i].name;
-  }
-  if (same_name) got = std::string(py::str(py::type::of(state).attr("__module__"))) + "." + got;
+  const bool is_class = py::isinstance<py::type>(state);
+  const py::handle cls = is_class ? state : py::handle(py::type::of(state));
+  const std::string name = py::str(cls.attr("__qualname__"));
+  const std::string module = py::str(cls.attr("__module__"));
+  bool same_name = false;
+  for (const auto& game : games) same_name = same_name || name == game.name;
+  const bool ours = same_name && module == "patience_engine._core";
+  std::string got = same_name && !ours ? module + "." + name : is_class ? name : type_name(state);
+  if (is_class)
+    got = "the class " + got +
+          (ours ? ", not a position of it (" + name + ".deal(n) makes one)" : std::string());
   throw py::type_error(function + "() expects a patience_engine position (" + names + "), got " +
                        got);
+}
+
+// The game whose position state is; otherwise throw_not_a_position().
+inline const GameFunctions& game_of(const py::handle& state, const std::string& function) {
+  for (const auto& game : game_functions())
+    if (game.holds(state)) return game;
+  throw_not_a_position(state, function);
 }
 
 // perft and solve, one function each for every game bound before (the arguments are taken as
@@ -631,7 +643,12 @@ inline void bind_position_functions(py::module_& m) {
         const GameFunctions& game = game_of(state, "perft");
         return game.perft(state, perft_depth(depth), bool_argument(bulk, "perft bulk"));
       },
-      py::arg("state"), py::arg("depth"), py::arg("bulk") = true);
+      py::arg("state"), py::arg("depth"), py::arg("bulk") = true,
+      "The number of legal move sequences of depth moves from state (nodes, an int; Perft in "
+      "docs/rules.md); state is not changed. bulk counts the last ply's moves without making them "
+      "(the same count, faster). Releases the GIL; Ctrl-C raises KeyboardInterrupt. Raises "
+      "TypeError for a state that is not a RoyalMarriage, Germaine or Geoffrey position, a non-int "
+      "depth or a non-bool bulk, and ValueError for a depth outside 0 .. MAX_PERFT_DEPTH.");
 
   // solve(state, node_limit, time_limit, table_bytes, pruning, progress=None) -> (status, moves,
   // score, nodes, proven), also attached to a KeyboardInterrupt as _so_far; patience_engine.solve()
@@ -1063,13 +1080,15 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           },
           py::arg("move"),
           "Whether the move (or its text, or its int action) is legal in this position. Raises "
-          "ValueError for bad move text or an int outside the action space.")
+          "ValueError for bad move text, an int outside the action space or one that names no "
+          "move (move_of() refuses it: a Germaine step off the grid).")
       .def(
           "play", [play, move_of](State& s, const MoveOrText<Move>& mv) { play(s, move_of(mv)); },
           py::arg("move"),
           "Plays a move (or its text, or its int action). Raises IllegalMoveError (a ValueError), "
-          "leaving the position unchanged; ValueError for bad move text or an int outside the "
-          "action space.")
+          "leaving the position unchanged; ValueError for bad move text, an int outside the "
+          "action space or one that names no move (move_of() refuses it: a Germaine step off the "
+          "grid).")
       .def(
           "undo", [](State& s) { return s.undo(); },
           "Takes back the last move and returns it. Raises IndexError when there is none.")

@@ -81,8 +81,7 @@ const VectorEntry& entry_of_game(const py::object& game) {
 const VectorEntry& entry_of_state(const py::handle& state) {
   for (const VectorEntry& entry : vector_entries())
     if (py::isinstance(state, entry.cls)) return entry;
-  throw py::type_error("playouts needs a patience_engine game position, got " +
-                       other_type_name(state, type_name(state)));
+  throw_not_a_position(state, "playouts");
 }
 
 // max_moves: None for the game's default, else an int >= 1.

@@ -16,7 +16,7 @@ QH 3C 3S KH
 (1, False)
 """
 
-from typing import Any, Dict
+import typing as _typing
 
 from . import draw as _draw
 from ._core import (
@@ -39,7 +39,7 @@ from .games import REGISTRY as _REGISTRY
 from .reference import pysol as _pysol
 from .solver import DEFAULT_TABLE_BYTES, Solution, solve
 
-GAMES: Dict[str, Any] = {name: info.cpp for name, info in _REGISTRY.items()}
+GAMES: _typing.Dict[str, _typing.Any] = {name: info.cpp for name, info in _REGISTRY.items()}
 """The C++ game classes by their command-line names (``games.REGISTRY`` has the rest)."""
 
 # PySolFC game numbers and pictures are pure Python, shared with the reference

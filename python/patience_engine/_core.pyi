@@ -52,8 +52,8 @@ class RoyalMarriage:
     @classmethod
     def from_pysol(cls, number: Union[int, str]) -> RoyalMarriage:
         """PySolFC's opening layout for game number ``number`` (attached by ``patience_engine``)."""
-    def to_svg(self, highlight: Optional[str] = None) -> str:
-        """This position drawn as an SVG document (attached by ``patience_engine``)."""
+    def to_svg(self, highlight: Union[RoyalMarriageMove, str, None] = None, *, hidden: bool = False) -> str:
+        """This position drawn as an SVG document (attached by ``patience_engine``; see ``draw.to_svg``)."""
     def to_text(self, hidden: bool = False) -> str: ...
     def legal_moves(self) -> List[RoyalMarriageMove]: ...
     def is_legal(self, move: Union[RoyalMarriageMove, str, SupportsIndex]) -> bool: ...
@@ -119,8 +119,8 @@ class Germaine:
     @classmethod
     def from_pysol(cls, number: Union[int, str]) -> Germaine:
         """PySolFC's opening layout for game number ``number`` (attached by ``patience_engine``)."""
-    def to_svg(self, highlight: Optional[str] = None) -> str:
-        """This position drawn as an SVG document (attached by ``patience_engine``)."""
+    def to_svg(self, highlight: Union[GermaineMove, str, None] = None, *, hidden: bool = False) -> str:
+        """This position drawn as an SVG document (attached by ``patience_engine``; see ``draw.to_svg``)."""
     def to_text(self, hidden: bool = False) -> str: ...
     def legal_moves(self) -> List[GermaineMove]: ...
     def is_legal(self, move: Union[GermaineMove, str, SupportsIndex]) -> bool: ...
@@ -189,8 +189,8 @@ class Geoffrey:
     @classmethod
     def from_pysol(cls, number: Union[int, str]) -> Geoffrey:
         """PySolFC's opening layout for game number ``number`` (attached by ``patience_engine``)."""
-    def to_svg(self, highlight: Optional[str] = None) -> str:
-        """This position drawn as an SVG document (attached by ``patience_engine``)."""
+    def to_svg(self, highlight: Union[GeoffreyMove, str, None] = None, *, hidden: bool = False) -> str:
+        """This position drawn as an SVG document (attached by ``patience_engine``; see ``draw.to_svg``)."""
     def to_text(self, hidden: bool = False) -> str: ...
     def legal_moves(self) -> List[GeoffreyMove]: ...
     def is_legal(self, move: Union[GeoffreyMove, str, SupportsIndex]) -> bool: ...
@@ -263,7 +263,13 @@ def playouts(
     """n random games from state played in C++; their final scores. Releases the GIL."""
 
 def perft(state: Union[RoyalMarriage, Germaine, Geoffrey], depth: int, bulk: bool = True) -> int:
-    """Number of move sequences of ``depth`` moves from ``state`` (nodes); releases the GIL."""
+    """The number of legal move sequences of ``depth`` moves from ``state`` (nodes; docs/rules.md "Perft").
+
+    ``state`` is not changed; ``bulk`` counts the last ply's moves without making them (the same
+    count, faster). Releases the GIL; Ctrl-C raises KeyboardInterrupt. Raises TypeError for a
+    ``state`` that is not a RoyalMarriage, Germaine or Geoffrey position, a non-int ``depth`` or a
+    non-bool ``bulk``, and ValueError for a ``depth`` outside 0 .. MAX_PERFT_DEPTH.
+    """
 
 def solve(
     state: Union[RoyalMarriage, Germaine, Geoffrey],

@@ -8,7 +8,8 @@ implementations draw alike; ``install`` gives a game class the method
 
 The SVG has one ``<g class="card" data-card="QH">`` element per card that can
 be seen: face-up cards, face-down cards (drawn as backs, class
-``face-down``) and the top card of each foundation (class ``foundation``).
+``face-down``; ``data-card="??"`` when drawn as the player sees them,
+``hidden=True``) and the top card of each foundation (class ``foundation``).
 Empty Germaine cells, empty Geoffrey columns and empty foundations are
 dashed outlines (class ``empty``). A move given as ``highlight`` marks the
 cards it moves (class ``moving``) and where they go (class ``target``).
@@ -105,8 +106,11 @@ def _document(width: float, height: float, body: List[str], title: str) -> str:
             + "".join(body) + "</svg>\n")
 
 
-def royal_marriage_svg(row: RoyalMarriage, highlight: Optional[RoyalMarriageMove]) -> str:
-    """A reference Royal Marriage position as SVG; ``highlight``: a move whose cards are marked."""
+def royal_marriage_svg(row: RoyalMarriage, highlight: Optional[RoyalMarriageMove], hidden: bool = False) -> str:
+    """A reference Royal Marriage position as SVG; ``highlight``: a move whose cards are marked.
+
+    ``hidden`` changes nothing: every card of the row is face up.
+    """
     cards = row.row
     moving = set(highlight.cards) if highlight is not None else set()
     per_line = 13
@@ -121,8 +125,11 @@ def royal_marriage_svg(row: RoyalMarriage, highlight: Optional[RoyalMarriageMove
     return _document(width, height, body, f"Royal Marriage: a row of {len(cards)} cards")
 
 
-def germaine_svg(grid: Germaine, highlight: Optional[GermaineMove]) -> str:
-    """A reference Germaine 2-Move position as SVG; ``highlight``: a move whose cells are marked."""
+def germaine_svg(grid: Germaine, highlight: Optional[GermaineMove], hidden: bool = False) -> str:
+    """A reference Germaine 2-Move position as SVG; ``highlight``: a move whose cells are marked.
+
+    ``hidden`` changes nothing: every card of the grid is face up.
+    """
     slides = grid.slides
     source, target = (highlight.src, highlight.dst) if highlight is not None else ("", "")
     left, top = MARGIN + AXIS, MARGIN + AXIS  # room for the row numbers and column letters
@@ -151,8 +158,11 @@ def germaine_svg(grid: Germaine, highlight: Optional[GermaineMove]) -> str:
     return _document(width, y + MARGIN, body, f"Germaine 2-Move: {cards} cards, {slides} slides allowed")
 
 
-def geoffrey_svg(layout: Geoffrey, highlight: Optional[GeoffreyMove]) -> str:
-    """A reference Geoffrey position as SVG; ``highlight``: a move whose group and target are marked."""
+def geoffrey_svg(layout: Geoffrey, highlight: Optional[GeoffreyMove], hidden: bool = False) -> str:
+    """A reference Geoffrey position as SVG; ``highlight``: a move whose group and target are marked.
+
+    ``hidden``: the face-down cards carry ``data-card="??"``, not their card.
+    """
     columns = layout.tableau
     moving: Set[str] = set()
     target_column: Optional[int] = None
@@ -187,27 +197,43 @@ def geoffrey_svg(layout: Geoffrey, highlight: Optional[GeoffreyMove]) -> str:
                 classes.append("moving")
             if c == target_column and k == len(column) - 1:
                 classes.append("target")
-            body.append(_card(card, x, top + k * FAN, classes, face_up=k >= face_down))
+            face_up = k >= face_down
+            body.append(_card("??" if hidden and not face_up else card, x, top + k * FAN, classes, face_up=face_up))
     deepest = max(len(column) for column in columns)
     width = 2 * MARGIN + 8 * (CARD_W + GAP) - GAP
     height = top + max(deepest - 1, 0) * FAN + CARD_H + MARGIN
     return _document(width, height, body, f"Geoffrey: {layout.score} cards on the foundations")
 
 
-def to_svg(game: str, text: str, highlight: Optional[str] = None) -> str:
+def to_svg(game: str, text: str, highlight: Optional[Any] = None, *, hidden: bool = False) -> str:
     """An SVG picture of a position of ``game`` given in the game's text format.
 
     ``text`` is read by the game's reference class (docs/rules.md "Text formats"), so
-    ValueError names the line and token of a bad position. ``highlight`` is the text of a
-    move legal in the position, marked on the picture (ValueError when it is not a move
-    of the game). Raises KeyError for an unknown game name.
+    ValueError names the line and token of a bad position. ``highlight``: a move legal in
+    the position, as its text or a ``Move`` of the game (either implementation), marked on
+    the picture; ValueError when it is not a move of the game or not legal here, TypeError
+    when it is neither a str nor a move. ``hidden=True`` draws the position as its player
+    sees it (Geoffrey's face-down cards are not named; no other game has any); TypeError
+    for a non-bool. Raises KeyError for an unknown game name.
     """
     from .games import REGISTRY  # the registry names this module's drawers
 
+    if not isinstance(hidden, bool):
+        raise TypeError(f"hidden must be a bool, got {type(hidden).__name__}")
     info = REGISTRY[game]
     reference = info.reference
-    move = reference.parse_move(highlight) if highlight is not None else None
-    return info.picture(reference.from_text(text), move)
+    state = reference.from_text(text)
+    move = None
+    if highlight is not None:
+        if isinstance(highlight, (info.cpp.Move, reference.Move)):
+            highlight = str(highlight)
+        elif not isinstance(highlight, str):
+            raise TypeError(f"highlight must be a move's text or a {reference.Move.__name__}, "
+                            f"got {type(highlight).__name__}")
+        move = reference.parse_move(highlight)
+        if not state.is_legal(move):
+            raise ValueError(f"highlight: {highlight} is not a legal move in this position")
+    return info.picture(state, move, hidden)
 
 
 def game_of(state: Any) -> str:
@@ -220,14 +246,17 @@ def game_of(state: Any) -> str:
 def install(cls: Any) -> None:
     """Give a game class (either implementation) the method ``to_svg()``."""
 
-    def state_to_svg(self: Any, highlight: Optional[str] = None) -> str:
+    def state_to_svg(self: Any, highlight: Optional[Any] = None, *, hidden: bool = False) -> str:
         """This position drawn as an SVG document (a str).
 
-        ``highlight``: the text of a move, marked on the picture (the moving
-        cards and where they go).
+        ``highlight``: a legal move, as its text or a ``Move``, marked on the
+        picture (the moving cards and where they go); ``hidden=True``: as the
+        player sees it (Geoffrey's face-down cards not named). Errors as
+        ``patience_engine.draw.to_svg``.
         """
-        return to_svg(game_of(self), self.to_text(), highlight)
+        return to_svg(game_of(self), self.to_text(), highlight, hidden=hidden)
 
+    state_to_svg.__qualname__ = f"{cls.__name__}.to_svg"
     cls.to_svg = state_to_svg
 
 

@@ -176,7 +176,9 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     ``num_envs``; ``info["action_mask"]`` is the VectorGame's ``action_masks`` (bool,
     ``(num_envs, NUM_ACTIONS)``). Autoreset is NEXT_STEP. ``reset(seed=s)`` re-seeds the
     VectorGame's SplitMix64 generator (an int seed; deals and nothing else are drawn);
-    ``options={"deals": [...]}`` gives each slot's deal. ``step`` and ``reset`` are one call
+    ``options={"deals": [...]}`` gives each slot's deal. ``max_episode_steps`` (what
+    ``make_vec(..., max_episode_steps=n)`` passes) is ``max_moves`` under Gymnasium's name, a step
+    being one move; ValueError when both are given and differ. ``step`` and ``reset`` are one call
     into the VectorGame each. With ``copy=False`` the C++ engine's arrays are returned as they
     are: views of its buffers that the next step overwrites (observations and masks read-only);
     the default copies them. Unlike ``PatienceEnv``, an illegal action in any slot raises
@@ -188,8 +190,13 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, game: str, num_envs: int = 1, *, hidden: bool = False, max_moves: Optional[int] = None,
-                 impl: str = "cpp", copy: bool = True) -> None:
+                 impl: str = "cpp", copy: bool = True, max_episode_steps: Optional[int] = None) -> None:
         _check_game(game)
+        if max_episode_steps is not None:
+            if max_moves is not None and max_moves != max_episode_steps:
+                raise ValueError(f"max_moves={max_moves!r} and max_episode_steps={max_episode_steps!r} "
+                                 "name one limit and differ: give one")
+            max_moves = max_episode_steps
         self.vector: Any = _implementation(impl).VectorGame(game, num_envs, max_moves=max_moves, hidden=hidden)
         self.num_envs = num_envs
         self.copy = copy

@@ -32,8 +32,9 @@ class GameInfo:
     """The game's name as headings print it, e.g. ``"Royal Marriage"``."""
     cpp: Type[Any]
     """The C++ position class (``patience_engine._core``)."""
-    picture: Callable[[Any, Optional[Any]], str]
-    """Draws a reference position as SVG, with an optional move (of the reference) highlighted."""
+    picture: Callable[[Any, Optional[Any], bool], str]
+    """Draws a reference position as SVG: an optional move (of the reference) highlighted, and hidden:
+    as the player sees it."""
     perft_depth: int
     """Default depth of ``patience perft``: the reference needs a few seconds on deal 1."""
     signature_depths: Tuple[int, int]

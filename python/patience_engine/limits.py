@@ -22,7 +22,9 @@ TypeError: node_limit must be an int, got float
 from __future__ import annotations
 
 import math
+import numbers
 import operator
+import sys
 from typing import Optional, SupportsIndex, cast
 
 MAX_DEAL = (1 << 64) - 1
@@ -76,16 +78,22 @@ def check_int(value: object, what: str, low: int, high: Optional[int] = None) ->
 
 
 def check_seconds(value: object, what: str) -> float:
-    """``value`` as a float when it is a positive finite number of seconds (an int or float).
+    """``value`` as a float when it is a positive finite number of seconds (a real number).
 
-    Raises ``TypeError`` for anything but an int or float (``bool`` included) and ``ValueError``
+    Takes an int, a float or any other ``numbers.Real`` (numpy's floats and ints, a Fraction). Raises
+    ``TypeError`` for anything else (a bool, Python's or numpy's, included) and ``ValueError``
     when it is not positive and finite, both naming ``what``.
     """
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
         raise TypeError(f"{what} must be a number of seconds, got {type(value).__name__}")
-    if not (value > 0 and math.isfinite(value)):
+    real = cast(float, value)  # a numbers.Real compares and converts as a float does
+    try:
+        seconds = float(real)
+    except OverflowError:  # an int past the floats: finite, and its sign is all that matters
+        seconds = sys.float_info.max if real > 0 else -sys.float_info.max
+    if not (seconds > 0 and math.isfinite(seconds)):
         raise ValueError(f"{what} must be a finite number of seconds > 0, got {value!r}")
-    return float(value)
+    return seconds
 
 
 def parse_decimal(text: str, what: str, low: int, high: Optional[int] = None) -> int:

@@ -104,7 +104,7 @@ def solve(
 
     ``node_limit``: positions expanded at most (int >= 1, or None for no
     limit; 2**64-1 and past it count as no limit). ``time_limit``: seconds
-    (float > 0, or None; past 10**9, about 31 years, it is 10**9); checked
+    (a real number > 0, or None; past 10**9, about 31 years, it is 10**9); checked
     about every 50 ms, so the search may run that much past it (a Germaine
     hunt about twice that). Either limit gives status
     ``"unknown"`` (or a Germaine win not proven best). ``progress``, when given,
@@ -121,7 +121,8 @@ def solve(
 
     Raises ``TypeError`` for a state that is not a C++ game position, a
     limit of the wrong type (``node_limit`` and ``table_bytes`` not an int,
-    ``time_limit`` not an int or float) or a ``pruning`` that is not a bool, and ``ValueError`` for a
+    ``time_limit`` not a real number: an int, a float or a numpy float), a ``pruning`` that is not a
+    bool or a ``progress`` that is not callable (checked before the search), and ``ValueError`` for a
     ``node_limit`` < 1, a ``time_limit`` that is not positive and finite, or
     a ``table_bytes`` outside 0 .. 2**64-1 (the rules of
     ``patience_engine.limits``); ``MemoryError`` when the table cannot be
@@ -134,6 +135,8 @@ def solve(
     if time_limit is not None:
         time_limit = check_seconds(time_limit, "time_limit")
     check_int(table_bytes, "table_bytes", 0, MAX_TABLE_BYTES)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable progress(nodes, best_score) or None, got {type(progress).__name__}")
     node_limit = min(node_limit, 2**64 - 1) if node_limit is not None else None
     start = time.perf_counter()
 

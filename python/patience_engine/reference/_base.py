@@ -270,7 +270,8 @@ class Game(Generic[MoveT]):
     def is_legal(self, move: Union[MoveT, str, SupportsIndex]) -> bool:
         """Whether the move (or its text, or its int action) is legal in this position.
 
-        Raises ValueError for bad move text or an int outside the action space.
+        Raises ValueError for bad move text, an int outside the action space or
+        one that names no move (``move_of`` refuses it: a Germaine step off the grid).
         """
         return self._coerce(move) in self._generate()
 
@@ -278,7 +279,8 @@ class Game(Generic[MoveT]):
         """Play a move (or its text, or its int action).
 
         Raises IllegalMoveError (a ValueError), leaving the position unchanged;
-        ValueError for bad move text or an int outside the action space.
+        ValueError for bad move text, an int outside the action space or one
+        that names no move (``move_of`` refuses it: a Germaine step off the grid).
         """
         move = self._coerce(move)
         if move not in self._generate():
@@ -375,9 +377,13 @@ def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
     non-bool bulk and ValueError for a depth outside 0 .. MAX_PERFT_DEPTH.
     """
     if not isinstance(state, Game):
-        kind = type(state)
-        games = ("RoyalMarriage", "Germaine", "Geoffrey")
-        shown = f"{kind.__module__}.{kind.__name__}" if kind.__name__ in games else kind.__name__
+        kind = state if isinstance(state, type) else type(state)
+        game_name = kind.__name__ in ("RoyalMarriage", "Germaine", "Geoffrey")
+        foreign = game_name and not (isinstance(kind, type) and issubclass(kind, Game))
+        shown = f"{kind.__module__}.{kind.__qualname__}" if foreign else kind.__qualname__
+        if isinstance(state, type):  # the class, not a position: as the engine words it
+            shown = f"the class {shown}" + (f", not a position of it ({kind.__qualname__}.deal(n) makes one)"
+                                            if game_name and not foreign else "")
         raise TypeError(f"perft() expects a reference position (RoyalMarriage, Germaine or Geoffrey), got {shown}")
     depth = check_int(depth, "perft depth", 0, MAX_PERFT_DEPTH)
     if not isinstance(bulk, bool):  # as the engine: numpy's bool is refused too
