@@ -1,9 +1,10 @@
 """Instructions per node of the benchmarks' workloads, counted by ``valgrind --tool=callgrind``.
 
 Counts of the same build repeat to within a few thousand instructions,
-under 0.01% of a workload, however loaded the machine is (what still varies is
-how often a C++ walk polls for Ctrl-C, which it does by the wall clock), so
-they show a slowdown of 1% that timings on a shared machine cannot. Each
+under 0.02% of a workload, however loaded the machine is (what still varies is
+how often a C++ walk polls for Ctrl-C, which it does by the wall clock, and
+how the GIL passes between threads), so they show a slowdown of 1% that
+timings on a shared machine cannot. Each
 workload of ``bench/test_bench.py`` has a smaller twin here (under callgrind
 code runs some 50 times slower), which asserts its result
 as the timed one does: a perft count, or the solver's (status, score, nodes)
@@ -36,6 +37,7 @@ carries over from one workload to the next), so compare a set with itself.
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import gc
 import json
@@ -46,7 +48,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
@@ -319,15 +320,22 @@ def run_children(names: Sequence[str]) -> None:
     the main thread, only the job in the counted one. Every thread stays
     alive (blocked, so counting nothing) until all have run, so valgrind gives
     thread k + 2 to workload k and reuses no thread id.
+
+    The threads are ``_thread``'s and the hand-overs its locks, not ``threading``'s: the two
+    threads then run no Python code in common. Code shared by both (``Event.set``, ``Condition``)
+    is quickened and specialised by whichever thread reaches it first, which the scheduler
+    decides: some thousands of instructions landing in one count or another.
     """
     # No forced GIL hand-over (its timing is the wall clock's): a thread waiting for the GIL gets it
     # only when the holder blocks, so each workload runs through without a switch.
     sys.setswitchinterval(3600)
-    threads: List[Tuple[threading.Thread, threading.Event]] = []
+    threads: List[Tuple[Any, Any]] = []  # per workload: (its hold lock, its exit lock)
     for name in names:
         w = BY_NAME[name]
         line: Dict[str, Any] = {"name": name}
-        finished, release = threading.Event(), threading.Event()
+        finished, hold, gone = (_thread.allocate_lock() for _ in range(3))
+        for lock in (finished, hold, gone):
+            lock.acquire()
         job: Optional[Callable[[], Any]] = None
         nodes = 0
         try:
@@ -336,29 +344,29 @@ def run_children(names: Sequence[str]) -> None:
             line["error"] = f"{type(error).__name__}: {error}"
 
         def target(w: Workload = w, job: Optional[Callable[[], Any]] = job, nodes: int = nodes,
-                   line: Dict[str, Any] = line, finished: threading.Event = finished,
-                   release: threading.Event = release) -> None:
+                   line: Dict[str, Any] = line, finished: Any = finished, hold: Any = hold,
+                   gone: Any = gone) -> None:
             if job is not None:
                 try:
                     check(w, job())
                     line["nodes"] = nodes
                 except Exception as error:
                     line["error"] = f"{type(error).__name__}: {error}"
-            finished.set()
-            release.wait()
+            finished.release()
+            hold.acquire()
+            gone.release()
 
         # The garbage collector's passes in the job then scan only the job's own objects, not what
         # earlier workloads and imports left (which would make a count depend on its neighbours).
         gc.collect()
         gc.freeze()
-        thread = threading.Thread(target=target, name=name)
-        thread.start()
-        finished.wait()
-        threads.append((thread, release))
+        _thread.start_new_thread(target, ())
+        finished.acquire()
+        threads.append((hold, gone))
         print(json.dumps(line), flush=True)
-    for thread, release in threads:
-        release.set()
-        thread.join()
+    for hold, gone in threads:
+        hold.release()
+        gone.acquire()
 
 
 class CountError(Exception):
