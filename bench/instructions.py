@@ -4,10 +4,9 @@ Counts of the same build repeat to within a few thousand instructions,
 under 0.02% of a workload, however loaded the machine is (what still varies is
 how often a C++ walk polls for Ctrl-C, which it does by the wall clock, and
 how the GIL passes between threads), so they show a slowdown of 1% that
-timings on a shared machine cannot. Each
-workload of ``bench/test_bench.py`` has a smaller twin here (under callgrind
-code runs some 50 times slower), which asserts its result
-as the timed one does: a perft count, or the solver's (status, score, nodes)
+timings on a shared machine cannot. Each workload of ``bench/test_bench.py``
+has a smaller twin here (under callgrind code runs some 50 times slower),
+which asserts its result as the timed one does: a perft count, or the solver's (status, score, nodes)
 per deal. Workloads drive the engine only through the public API, so one
 script counts any revision's build (it imports nothing else from bench/).
 

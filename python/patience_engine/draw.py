@@ -36,6 +36,7 @@ from typing import Any, List, Optional, Sequence, Set
 from xml.sax.saxutils import escape, quoteattr
 
 from .reference import Geoffrey, GeoffreyMove, Germaine, GermaineMove, RoyalMarriage, RoyalMarriageMove
+from .reference._base import check_hidden
 
 CARD_W, CARD_H = 56, 78
 GAP = 8
@@ -218,8 +219,7 @@ def to_svg(game: str, text: str, highlight: Optional[Any] = None, *, hidden: boo
     """
     from .games import REGISTRY  # the registry names this module's drawers
 
-    if not isinstance(hidden, bool):
-        raise TypeError(f"hidden must be a bool, got {type(hidden).__name__}")
+    check_hidden(hidden)
     info = REGISTRY[game]
     reference = info.reference
     state = reference.from_text(text)

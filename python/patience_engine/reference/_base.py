@@ -174,7 +174,7 @@ class Game(Generic[MoveT]):
         ``(??)`` (only Geoffrey has any; docs/rl.md "Hidden view (Geoffrey)"), a
         text that ``from_text`` refuses. Raises TypeError for a non-bool ``hidden``.
         """
-        return self._text(_check_hidden(hidden))
+        return self._text(check_hidden(hidden))
 
     def _text(self, hidden: bool) -> str:
         raise NotImplementedError
@@ -238,7 +238,7 @@ class Game(Generic[MoveT]):
         ``hidden=True`` shows only where face-down cards lie, never which they
         are (only Geoffrey has any). Raises TypeError for a non-bool ``hidden``.
         """
-        return self._observe(_check_hidden(hidden))
+        return self._observe(check_hidden(hidden))
 
     def _observe(self, hidden: bool) -> List[Any]:
         raise NotImplementedError
@@ -343,7 +343,8 @@ def _action_of(move: Move) -> int:
     return move._action
 
 
-def _check_hidden(hidden: object) -> bool:
+def check_hidden(hidden: object) -> bool:
+    """``hidden`` when it is a bool; TypeError otherwise (numpy's bool too), as every ``hidden=`` says."""
     if not isinstance(hidden, bool):
         raise TypeError(f"hidden must be a bool, got {other_type_name(hidden, 'bool')}")  # numpy's bool
     return hidden
@@ -379,7 +380,7 @@ def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
     if not isinstance(state, Game):
         kind = state if isinstance(state, type) else type(state)
         game_name = kind.__name__ in ("RoyalMarriage", "Germaine", "Geoffrey")
-        foreign = game_name and not (isinstance(kind, type) and issubclass(kind, Game))
+        foreign = game_name and not issubclass(kind, Game)
         shown = f"{kind.__module__}.{kind.__qualname__}" if foreign else kind.__qualname__
         if isinstance(state, type):  # the class, not a position: as the engine words it
             shown = f"the class {shown}" + (f", not a position of it ({kind.__qualname__}.deal(n) makes one)"

@@ -22,7 +22,7 @@ from typing import Any, Collection, Dict, List, Mapping, Optional, SupportsIndex
 
 from .._errors import IllegalMoveError
 from ..limits import check_int, int_value, span
-from ._base import Game, _check_hidden
+from ._base import Game, check_hidden
 from ._cards import SplitMix64, check_deal_number
 
 StepResult = Tuple[List[Any], List[float], List[bool], List[bool], Dict[str, Any]]
@@ -59,7 +59,7 @@ def episode_settings(cls: Type[Any], max_moves: object, hidden: object) -> Tuple
     integer too); ``hidden``: a bool.
     Raises TypeError/ValueError naming the bad one.
     """
-    return _max_moves(cls, max_moves), _check_hidden(hidden)
+    return _max_moves(cls, max_moves), check_hidden(hidden)
 
 
 def _action(value: object, slot: int) -> int:
