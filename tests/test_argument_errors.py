@@ -200,3 +200,61 @@ def test_module_functions_and_vector_game_give_one_line_arity_errors() -> None:
         with pytest.raises(TypeError) as raised:
             call()
         assert str(raised.value) == expected
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_class_given_for_a_value_is_named_as_a_class(game: str) -> None:
+    """Every method given a class names "the class X", never pybind11's metaclass; both sides alike."""
+    cls = getattr(pe, game)
+    for name, method, count in method_calls(game):
+        try:
+            method(*[cls] * count)
+        except (TypeError, ValueError) as error:
+            assert "pybind11" not in str(error), f"{name}: {error}"
+    for module in (pe, reference):
+        own = getattr(module, game)
+        state = own.deal(1)
+        for call, expected in [
+            (partial(own.deal, own), "deal number must be an int"),
+            (partial(own.move_of, own), "action must be an int"),
+            (partial(state.play, own), f"expected a {game}Move, its text or an int action"),
+            (partial(state.determinize, own), "seed must be an int"),
+            (partial(module.perft, state, own), "perft depth must be an int"),
+            (partial(module.VectorGame, own, own), "num_envs must be an int"),
+        ]:
+            with pytest.raises(TypeError) as raised:
+                call()
+            assert str(raised.value) == f"{expected}, got the class {game}", module
+
+
+@pytest.mark.parametrize("module", [pe, reference], ids=["cpp", "reference"])
+def test_huge_ints_are_shown_by_a_bound_not_their_digits(module: Any) -> None:
+    """Python will not write an int of more than 4300 digits; an error message bounds it instead
+    (limits.int_text), up to 2**128 in full."""
+    state = module.Geoffrey.deal(1)
+    vector = module.VectorGame("geoffrey", 2)
+    vector.reset(seed=1)
+    for call, expected in [
+        (lambda: module.Geoffrey.deal(10**5000), "deal number must be in 0 .. 2**64-1, got an int >= 2**16609"),
+        (lambda: module.Geoffrey.deal(-(2**128)), "deal number must be in 0 .. 2**64-1, got an int <= -2**128"),
+        (lambda: module.Geoffrey.deal(2**128 - 1), f"deal number must be in 0 .. 2**64-1, got {2**128 - 1}"),
+        (lambda: state.play(10**100), "action an int >= 2**332 is outside 0 .. 3327"),
+        (lambda: module.Geoffrey.move_of(-(10**50)), "action an int <= -2**166 is outside 0 .. 3327"),
+        (lambda: module.perft(state, 10**300), "perft depth must be in 0 .. 500, got an int >= 2**996"),
+        (lambda: vector.step([10**200, 0]), "slot 0: action an int >= 2**664 is outside 0 .. 3327"),
+        (lambda: vector.state(-(10**200)), "slot an int <= -2**664 is outside 0 .. 1"),
+        (lambda: module.playouts(state, 10**40, seed=1), "n must be in 0 .. 2**63-1, got an int >= 2**132"),
+    ]:
+        with pytest.raises((ValueError, IndexError)) as raised:
+            call()
+        assert str(raised.value).strip("'") == expected
+    with pytest.raises(ValueError, match=r"^time_limit must be a finite number of seconds > 0, got an int <= -2\*\*16609$"):
+        pe.solve(pe.Geoffrey.deal(1), time_limit=-(10**5000))
+
+
+@pytest.mark.parametrize("module", [pe, reference], ids=["cpp", "reference"])
+def test_a_position_given_for_a_game_class_is_told_so(module: Any) -> None:
+    kind = "patience_engine" if module is pe else "reference"
+    with pytest.raises(TypeError, match=f"^game must be a game name or a {kind} game class, "
+                                        "got a Geoffrey position, not its class$"):
+        module.VectorGame(module.Geoffrey.deal(1), 2)

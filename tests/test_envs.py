@@ -197,6 +197,12 @@ def test_make_vec_max_episode_steps_is_the_move_limit() -> None:
     assert PatienceVectorEnv("germaine", 2, max_moves=3, max_episode_steps=3).vector.max_moves == 3
     with pytest.raises(ValueError, match="^max_moves=3 and max_episode_steps=4 name one limit and differ: give one$"):
         PatienceVectorEnv("germaine", 2, max_moves=3, max_episode_steps=4)
+    # A bad limit is named as the caller gave it.
+    with pytest.raises(ValueError, match=r"^max_episode_steps must be in 1 \.\. 2147483647, got 0$"):
+        gymnasium.make_vec("patience_engine/Germaine-v0", 2, vectorization_mode="vector_entry_point",
+                           max_episode_steps=0)
+    with pytest.raises(TypeError, match="^max_episode_steps must be an int, got float$"):
+        PatienceVectorEnv("germaine", 2, max_episode_steps=2.5)
 
 
 def test_vector_env_takes_deals_and_refuses_illegal_actions() -> None:

@@ -8,11 +8,13 @@ or ``play``; the move properties must agree, values and types.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Callable, List, Tuple
 
 import pytest
 
 from conftest import GAME_NAMES, game_class
+from patience_engine import IllegalMoveError
 
 PROPERTIES = {
     "royal-marriage": ["cards"],
@@ -213,12 +215,35 @@ def test_signatures_name_the_types_taken() -> None:
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
-def test_a_move_of_the_other_implementation_is_named_with_its_module(game: str) -> None:
-    cpp, ref = game_class("cpp", game).deal(1), game_class("reference", game).deal(1)
-    name = type(cpp.legal_moves()[0]).__name__
-    for state, other in ((cpp, ref), (ref, cpp)):
-        move = other.legal_moves()[0]
+def test_a_move_of_the_other_implementation_plays_as_its_text(game: str) -> None:
+    for mine, theirs in (("cpp", "reference"), ("reference", "cpp")):
+        state, other = game_class(mine, game).deal(4), game_class(theirs, game).deal(4)
+        for move in other.legal_moves():
+            assert state.is_legal(move)
+            played, by_text = state.copy(), state.copy()
+            played.play(move)
+            by_text.play(str(move))
+            assert played.to_text() == by_text.to_text() and played.hash == by_text.hash
+            assert type(played.move_stack[-1]) is type(state).Move  # read into this side's move
+        # One that is not legal here is refused as its text would be, the position unchanged.
+        stale = next(m for deal in range(5, 50) for m in game_class(theirs, game).deal(deal).legal_moves()
+                     if not state.is_legal(str(m)))
+        before = state.to_text()
+        with pytest.raises(IllegalMoveError, match=f"^illegal move {re.escape(str(stale))}: not legal"):
+            state.play(stale)
+        assert state.to_text() == before
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_foreign_move_class_of_the_same_name_is_named_with_its_module(game: str) -> None:
+    name = type(game_class("cpp", game).deal(1).legal_moves()[0]).__name__
+    impostor = type(name, (), {"__str__": lambda self: "1:AS>F"})()
+    other_game = next(g for g in GAME_NAMES if g != game)
+    foreign = game_class("cpp", other_game).deal(1).legal_moves()[0]
+    for impl in ("cpp", "reference"):
+        state = game_class(impl, game).deal(1)
         for call in (state.play, state.is_legal):
-            with pytest.raises(TypeError, match=f"expected a {name}, its text or an int action, got "
-                                                f"{type(move).__module__}.{name}$"):
-                call(move)
+            with pytest.raises(TypeError, match=f"got {__name__}.{name}$"):
+                call(impostor)
+            with pytest.raises(TypeError, match=f"got {type(foreign).__name__}$"):
+                call(foreign)

@@ -47,6 +47,9 @@ def test_extra_blank_space_and_card_spellings_are_read(impl: str) -> None:
     assert germaine.from_text("\n" + text.replace(" ", "   ")).to_text() == grid({"a1": "TH", "b1": "JH"})
     geoffrey = game_class(impl, "geoffrey")
     assert geoffrey.from_text("\n" + GEOFFREY_SMALL.lower() + "\n").to_text() == GEOFFREY_SMALL
+    # A foundation's suit and rank are read as a card's are: symbols and 10 too.
+    symbols = GEOFFREY_SMALL.replace("C-K D-K H-8 S-8", "\u2663-K \u2666-k h-8 \u2660-8")
+    assert geoffrey.from_text(symbols).to_text() == GEOFFREY_SMALL
 
 
 def test_missing_optional_lines_mean_empty(impl: str) -> None:
@@ -75,6 +78,10 @@ BAD_TEXT = [
     ("geoffrey", GEOFFREY_SMALL.replace("KH\n", "KH 5C\n"), r"line 4, token 2 '5C': duplicate card"),
     ("geoffrey", GEOFFREY_SMALL.replace("KS\n", "-\n"), r"line \d+: missing card KS"),
     ("geoffrey", GEOFFREY_SMALL.replace("H-8", "X-8"), r"line 1, token 4 'X-8'"),
+    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "\u2665\u2665-8"), r"^line 1, token 4 '\u2665\u2665-8': bad foundation"),
+    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "H8"), r"^line 1, token 4 'H8': bad foundation"),
+    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "HH-8"), r"^line 1, token 4 'HH-8': bad foundation"),
+    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "H-T"), r"^line 2, token 2 '9H': duplicate card \(on its foundation\)$"),
     ("geoffrey", GEOFFREY_SMALL.replace("H-8", "H-12"),
      r"^line 1, token 4 'H-12': bad foundation: expected a suit, '-' and 0 or A..K, as C-0 or H-Q$"),
     ("geoffrey", GEOFFREY_SMALL.replace("QH TS", "QH T\u2660 (QC)"), r"line 6, token 3"),

@@ -400,9 +400,29 @@ inline void one_line_argument_errors_everywhere(py::module_& m) {
   }
 }
 
-// The __name__ of o's type, for error messages.
+// What an error message calls o (patience_engine.limits.type_text): its type's __name__, or
+// "the class X" when o is a class.
 inline std::string type_name(const py::handle& o) {
+  if (PyType_Check(o.ptr())) return "the class " + std::string(py::str(o.attr("__qualname__")));
   return py::str(py::type::of(o).attr("__name__"));
+}
+
+// An int as an error message shows it (patience_engine.limits.int_text): its digits up to 128
+// bits, else a bound on it (Python refuses to write an int of more than 4300 digits).
+inline std::string int_text(const py::handle& n) {
+  const auto bits = n.attr("bit_length")().cast<long long>();
+  if (bits <= 128) return py::str(n);
+  return std::string("an int ") + (n < py::int_(0) ? "<= -" : ">= ") + "2**" +
+         std::to_string(bits - 1);
+}
+
+// Whether o is a move of the other implementation (the class of the same name in a
+// patience_engine module), which a move argument reads by its text.
+inline bool other_implementations_move(const py::handle& o, const std::string& expected) {
+  const py::handle cls = py::type::of(o);
+  const std::string module = py::str(cls.attr("__module__"));
+  return std::string(py::str(cls.attr("__name__"))) == expected &&
+         module.rfind("patience_engine.", 0) == 0;
 }
 
 // type_name(o), with its module when it is the name expected (a move of the other implementation).
@@ -437,8 +457,7 @@ inline std::uint64_t deal_number(const py::object& given, const char* what = "de
   const py::object n = int_value(given);
   if (!n) throw py::type_error(std::string(what) + " must be an int, got " + type_name(given));
   if (n < py::int_(0) || n >= py::int_(1).attr("__lshift__")(64))
-    throw py::value_error(std::string(what) + " must be in 0 .. 2**64-1, got " +
-                          std::string(py::str(n)));
+    throw py::value_error(std::string(what) + " must be in 0 .. 2**64-1, got " + int_text(n));
   return n.cast<std::uint64_t>();
 }
 
@@ -450,7 +469,7 @@ inline int action_number(const py::handle& given, int num_actions) {
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(a.ptr(), &overflow);
   if (overflow || v < 0 || v >= num_actions)
-    throw py::value_error("action " + std::string(py::str(a)) + " is outside 0 .. " +
+    throw py::value_error("action " + int_text(a) + " is outside 0 .. " +
                           std::to_string(num_actions - 1));
   return static_cast<int>(v);
 }
@@ -478,7 +497,7 @@ inline int perft_depth(const py::object& given) {
   if (!depth) throw py::type_error("perft depth must be an int, got " + type_name(given));
   if (depth < py::int_(0) || depth > py::int_(kMaxPerftDepth))
     throw py::value_error("perft depth must be in 0 .. " + std::to_string(kMaxPerftDepth) +
-                          ", got " + std::string(py::str(depth)));
+                          ", got " + int_text(depth));
   return depth.cast<int>();
 }
 
@@ -992,6 +1011,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
     if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
     if (py::isinstance<py::str>(arg.obj))
       return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
+    if (other_implementations_move(arg.obj, G::kMoveName))
+      return G::parse_move(utf8(py::str(arg.obj)));
     throw py::type_error(std::string("expected a ") + G::kMoveName +
                          ", its text or an int action, got " +
                          other_type_name(arg.obj, G::kMoveName));
@@ -1079,16 +1100,17 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
             return legal_equal(s.pos, move_of(mv)).has_value();
           },
           py::arg("move"),
-          "Whether the move (or its text, or its int action) is legal in this position. Raises "
-          "ValueError for bad move text, an int outside the action space or one that names no "
-          "move (move_of() refuses it: a Germaine step off the grid).")
+          "Whether the move (of either implementation, or its text, or its int action) is legal "
+          "in this position. Raises TypeError for anything else; ValueError for bad move text, an "
+          "int outside the action space or one that names no move (move_of() refuses it: a "
+          "Germaine step off the grid).")
       .def(
           "play", [play, move_of](State& s, const MoveOrText<Move>& mv) { play(s, move_of(mv)); },
           py::arg("move"),
-          "Plays a move (or its text, or its int action). Raises IllegalMoveError (a ValueError), "
-          "leaving the position unchanged; ValueError for bad move text, an int outside the "
-          "action space or one that names no move (move_of() refuses it: a Germaine step off the "
-          "grid).")
+          "Plays a move (of either implementation, or its text, or its int action). Raises "
+          "IllegalMoveError (a ValueError), leaving the position unchanged; TypeError for "
+          "anything else; ValueError for bad move text, an int outside the action space or one "
+          "that names no move (move_of() refuses it: a Germaine step off the grid).")
       .def(
           "undo", [](State& s) { return s.undo(); },
           "Takes back the last move and returns it. Raises IndexError when there is none.")

@@ -38,8 +38,7 @@ long long int_argument(const py::handle& value, const char* what, long long low,
                                  ? "in " + std::to_string(low) + " .. " + std::to_string(high)
                              : overflow > 0 ? "in " + std::to_string(low) + " .. 2**63-1"
                                             : ">= " + std::to_string(low);
-    throw py::value_error(std::string(what) + " must be " + span + ", got " +
-                          std::string(py::str(index)));
+    throw py::value_error(std::string(what) + " must be " + span + ", got " + int_text(index));
   }
   return v;
 }
@@ -70,10 +69,12 @@ const VectorEntry& entry_of_game(const py::object& game) {
   }
   for (const VectorEntry& entry : vector_entries())
     if (cls.is(entry.cls)) return entry;
-  const std::string shown = py::isinstance<py::type>(game)
-                                ? std::string(py::str(game.attr("__module__"))) + "." +
-                                      std::string(py::str(game.attr("__qualname__")))
-                                : type_name(game);
+  std::string shown = py::isinstance<py::type>(game)
+                          ? std::string(py::str(game.attr("__module__"))) + "." +
+                                std::string(py::str(game.attr("__qualname__")))
+                          : type_name(game);
+  for (const VectorEntry& entry : vector_entries())
+    if (py::isinstance(game, entry.cls)) shown = "a " + shown + " position, not its class";
   throw py::type_error("game must be a game name or a patience_engine game class, got " + shown);
 }
 
@@ -201,7 +202,7 @@ Actions actions_argument(const py::object& actions, int num_envs) {
 // the action space, else IllegalMoveError.
 [[noreturn]] void raise_fault(const PyVectorGame& v, const StepFault& fault, const Actions& a) {
   const std::string action =
-      a.exact ? std::string(py::str(a.exact[py::int_(fault.slot)])) : std::to_string(fault.action);
+      a.exact ? int_text(a.exact[py::int_(fault.slot)]) : std::to_string(fault.action);
   const std::string head = "slot " + std::to_string(fault.slot) + ": action " + action;
   if (fault.outside)
     throw py::value_error(head + " is outside 0 .. " + std::to_string(v.num_actions - 1));
@@ -396,7 +397,7 @@ void bind_vector(py::module_& m) {
             if (!slot) throw py::type_error("slot must be an int, got " + type_name(i));
             const int n = v.impl->num_envs();
             if (slot < py::int_(0) || slot >= py::int_(n))
-              throw py::index_error("slot " + std::string(py::str(slot)) + " is outside 0 .. " +
+              throw py::index_error("slot " + int_text(slot) + " is outside 0 .. " +
                                     std::to_string(n - 1));
             return v.impl->state(slot.cast<int>(), std::unique_lock<std::mutex>(*v.batch));
           },

@@ -31,15 +31,24 @@ int parse_rank(std::string_view t) {
   return 0;
 }
 
+int parse_suit(std::string_view t) {
+  for (int suit = 0; suit < 4; ++suit)
+    if (t == kSuitSymbols[suit]) return suit;
+  if (t.size() != 1) return -1;
+  char ch = t[0];
+  if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
+  for (int suit = 0; suit < 4; ++suit)
+    if (kSuits[suit] == ch) return suit;
+  return -1;
+}
+
 Card parse_card(std::string_view t) {
-  for (int suit = 0; suit < 4; ++suit) {
-    std::string_view sym = kSuitSymbols[suit];
-    bool symbol = t.size() > sym.size() && t.substr(t.size() - sym.size()) == sym;
-    char last = t.empty() ? '\0' : t.back();
-    if (last >= 'a' && last <= 'z') last = static_cast<char>(last - 'a' + 'A');
-    bool letter = t.size() >= 2 && last == kSuits[suit];
-    if (!symbol && !letter) continue;
-    int rank = parse_rank(t.substr(0, t.size() - (symbol ? sym.size() : 1)));
+  // The suit is the last character or the last symbol (three UTF-8 bytes each).
+  for (const std::size_t len : {std::size_t{3}, std::size_t{1}}) {
+    if (t.size() <= len) continue;
+    const int suit = parse_suit(t.substr(t.size() - len));
+    if (suit < 0) continue;
+    const int rank = parse_rank(t.substr(0, t.size() - len));
     return rank ? make_card(rank, suit) : kNoCard;
   }
   return kNoCard;

@@ -31,6 +31,9 @@ std::string card_text(Card c);
 // Reads a card token (rank then suit; lowercase, "10" for T, suit symbols); kNoCard when it is not
 // one.
 Card parse_card(std::string_view token);
+// Reads a suit token (a letter C D H S in either case, or a suit symbol) into 0..3; -1 when it is
+// not one.
+int parse_suit(std::string_view token);
 // Reads a rank token ("A".."K", "T", "10", lowercase) into 1..13; 0 when it is not one.
 int parse_rank(std::string_view token);
 // Rank character of a value 1..13.

@@ -35,6 +35,7 @@ import re
 from typing import Any, List, Optional, Sequence, Set
 from xml.sax.saxutils import escape, quoteattr
 
+from .limits import type_text
 from .reference import Geoffrey, GeoffreyMove, Germaine, GermaineMove, RoyalMarriage, RoyalMarriageMove
 from .reference._base import check_hidden
 
@@ -229,7 +230,7 @@ def to_svg(game: str, text: str, highlight: Optional[Any] = None, *, hidden: boo
             highlight = str(highlight)
         elif not isinstance(highlight, str):
             raise TypeError(f"highlight must be a move's text or a {reference.Move.__name__}, "
-                            f"got {type(highlight).__name__}")
+                            f"got {type_text(highlight)}")
         move = reference.parse_move(highlight)
         if not state.is_legal(move):
             raise ValueError(f"highlight: {highlight} is not a legal move in this position")

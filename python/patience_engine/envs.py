@@ -36,8 +36,8 @@ import patience_engine
 from . import reference
 from ._errors import MissingExtraError
 from .games import REGISTRY
-from .limits import MAX_DEAL, int_value
-from .reference.vector import episode_settings
+from .limits import MAX_DEAL, check_int, int_value, type_text
+from .reference.vector import MAX_INT, episode_settings
 
 try:
     import gymnasium
@@ -67,7 +67,7 @@ def _spaces(game: str) -> Tuple[spaces.Box, spaces.Discrete]:
 def _check_game(game: object) -> None:
     """Raise TypeError for a game name that is not a str, ValueError for an unknown one."""
     if not isinstance(game, str):
-        raise TypeError(f"game must be a str, got {type(game).__name__}")
+        raise TypeError(f"game must be a str, got {type_text(game)}")
     if game not in REGISTRY:
         raise ValueError(f"unknown game {game!r}: expected one of {', '.join(map(repr, REGISTRY))}")
 
@@ -121,7 +121,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
         TypeError/ValueError for a bad deal number.
         """
         if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
+            raise TypeError(f"options must be a dict or None, got {type_text(options)}")
         super().reset(seed=seed)
         options = options or {}
         for key in options:
@@ -141,7 +141,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
             raise RuntimeError("call reset() first")
         chosen = int_value(action)
         if chosen is None:
-            raise TypeError(f"action must be an int, got {type(action).__name__}")
+            raise TypeError(f"action must be an int, got {type_text(action)}")
         if not 0 <= chosen < self.num_actions:
             raise ValueError(f"action {chosen} is outside 0 .. {self.num_actions - 1}")
         if not self._mask[chosen]:
@@ -193,10 +193,11 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
                  impl: str = "cpp", copy: bool = True, max_episode_steps: Optional[int] = None) -> None:
         _check_game(game)
         if max_episode_steps is not None:
-            if max_moves is not None and max_moves != max_episode_steps:
-                raise ValueError(f"max_moves={max_moves!r} and max_episode_steps={max_episode_steps!r} "
+            steps = check_int(max_episode_steps, "max_episode_steps", 1, MAX_INT)
+            if max_moves is not None and max_moves != steps:
+                raise ValueError(f"max_moves={max_moves!r} and max_episode_steps={steps} "
                                  "name one limit and differ: give one")
-            max_moves = max_episode_steps
+            max_moves = steps
         self.vector: Any = _implementation(impl).VectorGame(game, num_envs, max_moves=max_moves, hidden=hidden)
         self.num_envs = num_envs
         self.copy = copy

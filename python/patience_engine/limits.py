@@ -46,6 +46,28 @@ def span(low: int, high: Optional[int]) -> str:
     return f"in {low} .. {top}"
 
 
+def type_text(value: object) -> str:
+    """What an error message calls ``value``: its type's name, or ``the class X`` when it is a class.
+
+    >>> type_text(1.5), type_text(range)
+    ('float', 'the class range')
+    """
+    return f"the class {value.__qualname__}" if isinstance(value, type) else type(value).__name__
+
+
+def int_text(number: int) -> str:
+    """``number`` as an error message shows it: its digits up to 128 bits, else a bound on it
+    (Python refuses to write an int of more than 4300 digits, and such a number is unreadable).
+
+    >>> int_text(-12), int_text(10**100)
+    ('-12', 'an int >= 2**332')
+    """
+    bits = number.bit_length()
+    if bits <= 128:
+        return str(number)
+    return f"an int {'<= -' if number < 0 else '>= '}2**{bits - 1}"
+
+
 def int_value(value: object) -> Optional[int]:
     """``value`` as a Python int when it is an int or an integer with ``__index__`` (a numpy
     integer, a 0-d integer array); None for anything else, a bool (Python's or numpy's) included.
@@ -71,9 +93,9 @@ def check_int(value: object, what: str, low: int, high: Optional[int] = None) ->
     """
     number = int_value(value)
     if number is None:
-        raise TypeError(f"{what} must be an int, got {type(value).__name__}")
+        raise TypeError(f"{what} must be an int, got {type_text(value)}")
     if number < low or (high is not None and number > high):
-        raise ValueError(f"{what} must be {span(low, high)}, got {number}")
+        raise ValueError(f"{what} must be {span(low, high)}, got {int_text(number)}")
     return number
 
 
@@ -85,14 +107,15 @@ def check_seconds(value: object, what: str) -> float:
     when it is not positive and finite, both naming ``what``.
     """
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
-        raise TypeError(f"{what} must be a number of seconds, got {type(value).__name__}")
+        raise TypeError(f"{what} must be a number of seconds, got {type_text(value)}")
     real = cast(float, value)  # a numbers.Real compares and converts as a float does
     try:
         seconds = float(real)
     except OverflowError:  # an int past the floats: finite, and its sign is all that matters
         seconds = sys.float_info.max if real > 0 else -sys.float_info.max
     if not (seconds > 0 and math.isfinite(seconds)):
-        raise ValueError(f"{what} must be a finite number of seconds > 0, got {value!r}")
+        shown = int_text(int(value)) if isinstance(value, numbers.Integral) else repr(value)
+        raise ValueError(f"{what} must be a finite number of seconds > 0, got {shown}")
     return seconds
 
 
@@ -141,7 +164,7 @@ def check_deal_range(deals: object) -> range:
     deals out of bounds.
     """
     if not isinstance(deals, range):
-        raise TypeError(f"deals must be a range, got {type(deals).__name__}")
+        raise TypeError(f"deals must be a range, got {type_text(deals)}")
     if deals.step != 1 or deals.start < 0 or deals.stop - 1 > MAX_SURVEY_DEAL:
         raise ValueError(f"deals must be a contiguous range within 0 .. 2**63-1, got {deals}")
     return deals

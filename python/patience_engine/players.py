@@ -28,7 +28,7 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from . import _core
 from .games import REGISTRY
-from .limits import MAX_SQLITE_INTEGER, check_int
+from .limits import MAX_SQLITE_INTEGER, check_int, type_text
 from .reference.geoffrey import HIDDEN_CARD
 from .solver import line_text, solve
 
@@ -67,7 +67,7 @@ class View:
 
     def __init__(self, state: _core.Geoffrey) -> None:
         if not isinstance(state, _core.Geoffrey):
-            raise TypeError(f"a view needs a patience_engine.Geoffrey position, got {type(state).__name__}")
+            raise TypeError(f"a view needs a patience_engine.Geoffrey position, got {type_text(state)}")
         lines = state.to_text(hidden=True).splitlines()[1:]
         self.columns: List[List[str]] = [[] if line == "-" else line.split() for line in lines]
         self.face_down = sum(column.count(HIDDEN_CARD) for column in self.columns)
@@ -284,9 +284,9 @@ def play_game(state: _core.Geoffrey, player: Player, *,
     ``max_moves`` moves are made; ``on_move(move)`` is called after each move. ``state`` is not
     changed. Raises ``TypeError`` for a state that is not a C++ Geoffrey position."""
     if not isinstance(state, _core.Geoffrey):
-        raise TypeError(f"play_game needs a patience_engine.Geoffrey position, got {type(state).__name__}")
+        raise TypeError(f"play_game needs a patience_engine.Geoffrey position, got {type_text(state)}")
     if not isinstance(player, (HindsightPlayer, BaselinePlayer)):
-        raise TypeError(f"play_game needs a HindsightPlayer or BaselinePlayer, got {type(player).__name__}")
+        raise TypeError(f"play_game needs a HindsightPlayer or BaselinePlayer, got {type_text(player)}")
     check_int(max_moves, "max moves", 0)
     start = time.perf_counter()
     position = state.copy()

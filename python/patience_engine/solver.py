@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, List, Literal, Optional, Sequence, Tuple, Union, cast
 
 from . import _core
-from .limits import MAX_TABLE_BYTES, check_int, check_seconds
+from .limits import MAX_TABLE_BYTES, check_int, check_seconds, type_text
 
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size in bytes (64 MiB)."""
@@ -136,7 +136,7 @@ def solve(
         time_limit = check_seconds(time_limit, "time_limit")
     check_int(table_bytes, "table_bytes", 0, MAX_TABLE_BYTES)
     if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be a callable progress(nodes, best_score) or None, got {type(progress).__name__}")
+        raise TypeError(f"progress must be a callable progress(nodes, best_score) or None, got {type_text(progress)}")
     node_limit = min(node_limit, 2**64 - 1) if node_limit is not None else None
     start = time.perf_counter()
 

@@ -19,35 +19,17 @@ bool same_word(std::string_view token, std::string_view lower) {
   return true;
 }
 
-// Suit 0..3 of a suit letter (any case); -1 when it is not one.
-int parse_suit(char ch) {
-  switch (ch) {
-    case 'C':
-    case 'c':
-      return 0;
-    case 'D':
-    case 'd':
-      return 1;
-    case 'H':
-    case 'h':
-      return 2;
-    case 'S':
-    case 's':
-      return 3;
-    default:
-      return -1;
-  }
-}
-
 // What a foundation token parse_foundation() refuses is told, as the reference words it.
 constexpr const char* kBadFoundation =
     "bad foundation: expected a suit, '-' and 0 or A..K, as C-0 or H-Q";
 
-// Reads a foundation token "S-r" (r is "0" or a rank); false when it is not one.
+// Reads a foundation token "S-r" (S a suit as parse_suit() reads it, r "0" or a rank); false
+// when it is not one.
 bool parse_foundation(std::string_view token, int& suit, int& rank) {
-  if (token.size() < 3 || token[1] != '-') return false;
-  suit = parse_suit(token[0]);
-  const std::string_view r = token.substr(2);
+  const std::size_t dash = token.find('-');
+  if (dash == std::string_view::npos) return false;
+  suit = parse_suit(token.substr(0, dash));
+  const std::string_view r = token.substr(dash + 1);
   rank = r == "0" ? 0 : parse_rank(r);
   return suit >= 0 && (rank > 0 || r == "0");
 }

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, Hashable, List, SupportsIndex, Tuple,
 
 from .._errors import IllegalMoveError
 from .._replay import replay
-from ..limits import check_int, int_value
+from ..limits import check_int, int_text, int_value, type_text
 from ._cards import check_deal_number
 
 OBSERVATION_DTYPE = "uint8"
@@ -36,10 +36,18 @@ GameT = TypeVar("GameT", bound="Game[Any]")
 
 
 def other_type_name(value: object, expected: str) -> str:
-    """The name of ``value``'s type for an error message, with its module when it is the name
-    expected (a move of the other implementation, numpy's bool)."""
-    name = type(value).__name__
+    """``type_text(value)`` for an error message, with the type's module when its name is the one
+    expected (numpy's bool, another game's module's move class of that name)."""
+    name = type_text(value)
     return f"{type(value).__module__}.{name}" if name == expected else name
+
+
+def other_implementations_move(value: object, move_class: type) -> bool:
+    """Whether ``value`` is the other implementation's move of this game (its class has the
+    name of ``move_class`` in another patience_engine module); a move argument reads it by its text."""
+    cls = type(value)
+    return (cls.__name__ == move_class.__name__ and cls.__module__ != move_class.__module__
+            and cls.__module__.startswith("patience_engine."))
 
 
 class Move:
@@ -55,7 +63,7 @@ class Move:
 
     def __init__(self, text: str) -> None:
         if not isinstance(text, str):
-            raise TypeError(f"move text must be a str, got {type(text).__name__}")
+            raise TypeError(f"move text must be a str, got {type_text(text)}")
         self._key = self._parse(text)
         self._action = self._encode(self._key)
 
@@ -145,7 +153,7 @@ class Game(Generic[MoveT]):
         Raises ValueError naming the line and the token that break a rule.
         """
         if not isinstance(text, str):
-            raise TypeError(f"position text must be a str, got {type(text).__name__}")
+            raise TypeError(f"position text must be a str, got {type_text(text)}")
         return cls._set_up(cls._parse(text))
 
     @classmethod
@@ -223,9 +231,9 @@ class Game(Generic[MoveT]):
         """
         number = int_value(action)
         if number is None:
-            raise TypeError(f"action must be an int, got {type(action).__name__}")
+            raise TypeError(f"action must be an int, got {type_text(action)}")
         if not 0 <= number < cls.NUM_ACTIONS:
-            raise ValueError(f"action {number} is outside 0 .. {cls.NUM_ACTIONS - 1}")
+            raise ValueError(f"action {int_text(number)} is outside 0 .. {cls.NUM_ACTIONS - 1}")
         return cls._decode(number)
 
     @classmethod
@@ -262,24 +270,26 @@ class Game(Generic[MoveT]):
         number = int_value(move)
         if number is not None:
             return self.move_of(number)
-        if not isinstance(move, self.Move):
-            got = other_type_name(move, self.Move.__name__)  # a move of the other implementation
-            raise TypeError(f"expected a {self.Move.__name__}, its text or an int action, got {got}")
-        return move
+        if isinstance(move, self.Move):
+            return move
+        if other_implementations_move(move, self.Move):
+            return self.parse_move(str(move))
+        got = other_type_name(move, self.Move.__name__)
+        raise TypeError(f"expected a {self.Move.__name__}, its text or an int action, got {got}")
 
     def is_legal(self, move: Union[MoveT, str, SupportsIndex]) -> bool:
-        """Whether the move (or its text, or its int action) is legal in this position.
+        """Whether the move (of either implementation, or its text, or its int action) is legal in this position.
 
-        Raises ValueError for bad move text, an int outside the action space or
+        Raises TypeError for anything else; ValueError for bad move text, an int outside the action space or
         one that names no move (``move_of`` refuses it: a Germaine step off the grid).
         """
         return self._coerce(move) in self._generate()
 
     def play(self, move: Union[MoveT, str, SupportsIndex]) -> None:
-        """Play a move (or its text, or its int action).
+        """Play a move (of either implementation, or its text, or its int action).
 
         Raises IllegalMoveError (a ValueError), leaving the position unchanged;
-        ValueError for bad move text, an int outside the action space or one
+        TypeError for anything else; ValueError for bad move text, an int outside the action space or one
         that names no move (``move_of`` refuses it: a Germaine step off the grid).
         """
         move = self._coerce(move)

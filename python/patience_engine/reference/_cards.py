@@ -43,6 +43,17 @@ def parse_rank(token: str) -> int:
     return index + 1
 
 
+def parse_suit(token: str) -> int:
+    """Suit 0..3 of a suit token (a letter C D H S in either case, or a suit symbol); -1 when it is not one.
+
+    >>> parse_suit("h"), parse_suit("\u2660"), parse_suit("HS")
+    (2, 3, -1)
+    """
+    if len(token) != 1:
+        return -1
+    return _SUIT_SYMBOLS.get(token, SUITS.find(token.upper()) if token.isascii() else -1)
+
+
 def parse_card(token: str) -> int:
     """Card index of a card token, or -1 when the token is not a card.
 
@@ -54,8 +65,7 @@ def parse_card(token: str) -> int:
     """
     if len(token) < 2:
         return -1
-    last = token[-1]
-    suit = _SUIT_SYMBOLS.get(last, SUITS.find(last.upper()) if last.isascii() else -1)
+    suit = parse_suit(token[-1])
     if suit < 0:
         return -1
     rank = parse_rank(token[:-1])

@@ -32,6 +32,7 @@ from ._cards import (
     parse_fail,
     parse_fail_line,
     parse_rank,
+    parse_suit,
     quote,
     shuffle,
     split_lines,
@@ -147,12 +148,11 @@ _BAD_FOUNDATION = "bad foundation: expected a suit, '-' and 0 or A..K, as C-0 or
 def _parse_foundation(token: str) -> Tuple[int, int]:
     """(suit, top rank) of a foundation token ``S-r``; (-1, -1) when it is not one."""
     suit_text, dash, rank_text = token.partition("-")
-    if not dash or len(suit_text) != 1 or suit_text.upper() not in SUITS or not suit_text.isascii():
-        return -1, -1
+    suit = parse_suit(suit_text)
     rank = 0 if rank_text == "0" else parse_rank(rank_text)
-    if rank == 0 and rank_text != "0":
+    if not dash or suit < 0 or (rank == 0 and rank_text != "0"):
         return -1, -1
-    return SUITS.index(suit_text.upper()), rank
+    return suit, rank
 
 
 class Geoffrey(Game[GeoffreyMove]):

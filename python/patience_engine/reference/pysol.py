@@ -65,6 +65,8 @@ import random
 import re
 from typing import Any, Callable, List, Tuple, Union
 
+from ..limits import int_text, type_text
+
 PYSOL_GAME_IDS = {"royal-marriage": 288, "geoffrey": 492}
 """PySolFC's own game ids of the games it has, by our command-line name."""
 
@@ -89,10 +91,10 @@ def parse_number(number: Union[int, str]) -> Tuple[int, bool]:
     TypeError for anything but an int or a str.
     """
     if isinstance(number, bool) or not isinstance(number, (int, str)):
-        raise TypeError(f"PySolFC game number must be an int or a str, got {type(number).__name__}")
+        raise TypeError(f"PySolFC game number must be an int or a str, got {type_text(number)}")
     if isinstance(number, int):
         if number < 0:
-            raise ValueError(f"PySolFC refuses game number {number}: game numbers are not negative")
+            raise ValueError(f"PySolFC refuses game number {int_text(number)}: game numbers are not negative")
         seed, ms = number, number < LC_LIMIT
     else:
         match = _MS_PATTERN.match(number)

@@ -21,7 +21,7 @@ import os
 from typing import Any, Collection, Dict, List, Mapping, Optional, SupportsIndex, Tuple, Type
 
 from .._errors import IllegalMoveError
-from ..limits import check_int, int_value, span
+from ..limits import check_int, int_text, int_value, span, type_text
 from ._base import Game, check_hidden
 from ._cards import SplitMix64, check_deal_number
 
@@ -44,7 +44,12 @@ def game_class(game: object) -> Type[Game[Any]]:
         return GAMES[game]
     if isinstance(game, type) and game in GAMES.values():
         return game
-    shown = f"{game.__module__}.{game.__qualname__}" if isinstance(game, type) else type(game).__name__
+    if isinstance(game, type):
+        shown = f"{game.__module__}.{game.__qualname__}"
+    elif isinstance(game, tuple(GAMES.values())):
+        shown = f"a {type(game).__name__} position, not its class"
+    else:
+        shown = type_text(game)
     raise TypeError(f"game must be a game name or a reference game class, got {shown}")
 
 
@@ -66,7 +71,7 @@ def _action(value: object, slot: int) -> int:
     """An action as an int: Python and numpy ints are taken, bools and floats are not."""
     number = int_value(value)
     if number is None:
-        raise TypeError(f"slot {slot}: action must be an int, got {type(value).__name__}")
+        raise TypeError(f"slot {slot}: action must be an int, got {type_text(value)}")
     return number
 
 
@@ -131,7 +136,7 @@ class VectorGame:
         if options is None:
             return None
         if not isinstance(options, Mapping):
-            raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
+            raise TypeError(f"options must be a dict or None, got {type_text(options)}")
         for key in options:
             if key != "deals":
                 raise ValueError(f"unknown option {key!r}: the only one is 'deals'")
@@ -140,7 +145,7 @@ class VectorGame:
         deals = options["deals"]
         # Any sized sequence, as the engine's PySequence_Check takes it (a numpy array too).
         if isinstance(deals, (str, bytes, Mapping)) or not (isinstance(deals, Collection) and hasattr(deals, "__getitem__")):
-            raise TypeError(f"options['deals'] must be a sequence of deal numbers, got {type(deals).__name__}")
+            raise TypeError(f"options['deals'] must be a sequence of deal numbers, got {type_text(deals)}")
         if len(deals) != self.num_envs:
             raise ValueError(f"options['deals'] must hold num_envs = {self.num_envs} deals, got {len(deals)}")
         return [check_deal_number(deal) for deal in deals]
@@ -165,7 +170,7 @@ class VectorGame:
         except TypeError:
             count = -1
         if count < 0:
-            raise TypeError(f"actions must be a sequence of num_envs ints, got {type(actions).__name__}")
+            raise TypeError(f"actions must be a sequence of num_envs ints, got {type_text(actions)}")
         if count != self.num_envs:
             raise ValueError(f"actions must hold num_envs = {self.num_envs} actions, got {count}")
         chosen = [_action(value, slot) for slot, value in enumerate(actions)]
@@ -173,7 +178,7 @@ class VectorGame:
             if self._ended[slot] or self._states[slot].is_over:
                 continue
             if not 0 <= action < self.NUM_ACTIONS:
-                raise ValueError(f"slot {slot}: action {action} is outside 0 .. {self.NUM_ACTIONS - 1}")
+                raise ValueError(f"slot {slot}: action {int_text(action)} is outside 0 .. {self.NUM_ACTIONS - 1}")
             if not (self._names_move(action) and self._states[slot].is_legal(action)):
                 raise IllegalMoveError(f"slot {slot}: action {action} ({self._move_text(action)}) is not legal")
         rewards: List[float] = []
@@ -249,9 +254,9 @@ class VectorGame:
         self._started()
         slot = int_value(i)
         if slot is None:
-            raise TypeError(f"slot must be an int, got {type(i).__name__}")
+            raise TypeError(f"slot must be an int, got {type_text(i)}")
         if not 0 <= slot < self.num_envs:
-            raise IndexError(f"slot {slot} is outside 0 .. {self.num_envs - 1}")
+            raise IndexError(f"slot {int_text(slot)} is outside 0 .. {self.num_envs - 1}")
         # The C++ batch holds bare positions; its text is the whole position (docs/rules.md "Text formats").
         return self.game.from_text(self._states[slot].to_text())
 
@@ -272,7 +277,7 @@ def playouts(state: Game[Any], n: SupportsIndex, *, seed: int, max_moves: Option
         raise TypeError(f"state must be a reference game position, got {type(state).__module__}.{type(state).__name__}")
     count = check_int(n, "n", 0)
     if count > 2**63 - 1:  # the engine's bound, worded as the engine words it
-        raise ValueError(f"n must be {span(0, 2**63 - 1)}, got {count}")
+        raise ValueError(f"n must be {span(0, 2**63 - 1)}, got {int_text(count)}")
     rng = SplitMix64(check_deal_number(seed, "seed"))
     limit = _max_moves(type(state), max_moves)
     scores = []

@@ -30,7 +30,7 @@ from tqdm import tqdm
 
 from .._errors import MissingExtraError
 from ..games import REGISTRY
-from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int
+from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int, type_text
 from ..players import BaselinePlayer, HindsightPlayer, Player, check_on_reference, play_game
 from ..signature import engine_version
 from ..solver import DEFAULT_TABLE_BYTES, solve
@@ -280,7 +280,7 @@ def check_scheduler_address(address: str) -> None:
     ``ValueError`` naming what is wrong, ``MissingExtraError`` without the ``dask`` extra.
     """
     if not isinstance(address, str):
-        raise TypeError(f"scheduler address must be a str, got {type(address).__name__}")
+        raise TypeError(f"scheduler address must be a str, got {type_text(address)}")
     _distributed()
     from distributed.comm.addressing import parse_address, parse_host_port
     from distributed.comm.registry import backends
@@ -365,7 +365,7 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         if only_unknown:
             raise ValueError("--only-unknown has nothing to do for a blind player: its games are never unknown")
         if not isinstance(player, (HindsightPlayer, BaselinePlayer)):
-            raise TypeError(f"player must be a HindsightPlayer or BaselinePlayer, got {type(player).__name__}")
+            raise TypeError(f"player must be a HindsightPlayer or BaselinePlayer, got {type_text(player)}")
         if game != "geoffrey":
             raise ValueError(f"a blind player plays Geoffrey only (nothing is hidden in {game})")
         node_limit, table_bytes = player.node_limit, player.table_bytes
