@@ -230,6 +230,19 @@ def test_solve_node_limit_must_fit_64_bits(limit: str, capsys: pytest.CaptureFix
         ["solve", "royal-marriage", "1", "--node-limit", limit], capsys)
 
 
+def test_numbers_too_long_to_read_are_refused_by_length(capsys: pytest.CaptureFixture[str]) -> None:
+    # int() refuses more than 4300 digits; the message must still be ours, and leading zeros are no length.
+    huge = "9" * 5000
+    assert "deal number must be in 0 .. 2**64-1, got a number of 5000 digits" in _usage_error(
+        ["deal", "royal-marriage", huge], capsys)
+    assert "jobs must be >= 1, got a number of 5000 digits, too many to read" in _usage_error(
+        ["survey", "germaine", "1-2", "--jobs", huge, "unused.db"], capsys)
+    assert f"depth must be in 1 .. 500, got {10**38}" in _usage_error(
+        ["perft", "germaine", "1", "--depth", str(10**38)], capsys)
+    assert main(["deal", "germaine", "0" * 5000 + "1"]) == 0
+    assert capsys.readouterr().out == GERMAINE_DEAL_1 + "\n"
+
+
 def test_perft_depth_is_at_least_1(capsys: pytest.CaptureFixture[str]) -> None:
     assert "depth must be in 1 .. 500, got 0" in _usage_error(["perft", "germaine", "1", "--depth", "0"], capsys)
 

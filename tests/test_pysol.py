@@ -81,6 +81,17 @@ def test_numbers_pysolfc_refuses(impl: str, game: str, number: object) -> None:
         game_class(impl, game).from_pysol(number)
 
 
+def test_numbers_too_long_for_int_are_refused_in_one_short_line(impl: str) -> None:
+    geoffrey = game_class(impl, "geoffrey")
+    for number, why in [("9" * 5000, "more than 4300 digits"), ("ms" + "9" * 5000, "ms numbers go up to ms8589934591")]:
+        with pytest.raises(ValueError) as raised:
+            geoffrey.from_pysol(number)
+        assert str(raised.value) == f"PySolFC refuses game number '{number[:40]}'...: {why}"
+    # Leading zeros are no digits of the number.
+    assert geoffrey.from_pysol("ms" + "0" * 5000 + "7") == geoffrey.from_pysol("ms7")
+    assert geoffrey.from_pysol("0" * 5000 + "40000") == geoffrey.from_pysol(40000)
+
+
 def test_non_number_types_are_type_errors(impl: str) -> None:
     with pytest.raises(TypeError):
         game_class(impl, "geoffrey").from_pysol(1.0)

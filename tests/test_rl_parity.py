@@ -107,6 +107,33 @@ def test_int_actions_refused_alike(game: str) -> None:
         cpp.play(illegal)
 
 
+@pytest.mark.parametrize("impl", ["cpp", "reference"])
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_is_legal_agrees_with_the_mask_at_every_action(game: str, impl: str) -> None:
+    """is_legal(a) never raises inside the space: False for an action that names no move, as the mask says."""
+    state = game_class(impl, game).deal(3)
+    rng = random.Random(f"is-legal-{game}")
+    for _ in range(4):
+        mask = list(state.legal_action_mask())
+        assert [state.is_legal(a) for a in range(state.NUM_ACTIONS)] == mask
+        if not state.legal_actions():
+            break
+        state.play(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("impl", ["cpp", "reference"])
+def test_an_action_that_names_no_move_is_an_illegal_move(impl: str) -> None:
+    state = game_class(impl, "germaine").deal(1)
+    for action in (0, 7 * 52 + 51):  # a1 up, m4 down: off the grid
+        assert not state.is_legal(action)
+        with pytest.raises(IllegalMoveError, match=rf"^action {action} names no move: cell (a1|m4) has no neighbour"):
+            state.play(action)
+    assert state.to_text() == game_class(impl, "germaine").deal(1).to_text() and state.move_stack == []
+    with pytest.raises(ValueError, match="^action 0 names no move") as raised:
+        state.move_of(0)  # a move cannot be made of it
+    assert type(raised.value) is ValueError
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_hidden_and_seed_arguments_checked_alike(game: str) -> None:
     cpp, ref = game_class("cpp", game).deal(2), game_class("reference", game).deal(2)

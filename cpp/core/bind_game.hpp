@@ -88,6 +88,14 @@ template <class G>
   return std::nullopt;
 }
 
+// Whether action a (in the space) is legal in pos: one of its legal actions, which are ascending.
+template <class G>
+bool legal_action(const G& pos, int a) {
+  StoredAction actions[G::kMaxMoves];
+  const int n = pos.legal_actions(actions);
+  return std::binary_search(actions, actions + n, static_cast<StoredAction>(a));
+}
+
 // Raises a Python exception of this type with this message, out of a bound function.
 [[noreturn]] inline void raise_python(PyObject* type, const std::string& message) {
   PyErr_SetString(type, message.c_str());
@@ -846,10 +854,7 @@ struct FastMethods {
     if (PyLong_CheckExact(arg)) {
       int overflow = 0;
       const long v = PyLong_AsLongAndOverflow(arg, &overflow);
-      if (overflow || v < 0 || v >= G::kNumActions) return std::nullopt;
-      StoredAction actions[G::kMaxMoves];
-      const int n = s.pos.legal_actions(actions);
-      if (!std::binary_search(actions, actions + n, static_cast<StoredAction>(v)))
+      if (overflow || v < 0 || v >= G::kNumActions || !legal_action(s.pos, static_cast<int>(v)))
         return std::nullopt;
       return s.pos.move_at(static_cast<int>(v));
     }
@@ -1004,10 +1009,18 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   auto text_of = [](const Move& mv) { return G::move_text(mv); };
 
   // A move argument: a Move, its text or its action; TypeError worded as the reference's for
-  // anything else.
+  // anything else. An action in the space that names no move is an IllegalMoveError with
+  // move_of()'s reason: no position allows it (is_legal() answers False, a batch refuses it).
   // An action first: its test is a type-slot check, where a Move's looks up pybind11's type table.
   const auto move_of = [](const MoveOrText<Move>& arg) -> Move {
-    if (int_value(arg.obj)) return G::move_of_action(action_number(arg.obj, G::kNumActions));
+    if (int_value(arg.obj)) {
+      const int a = action_number(arg.obj, G::kNumActions);
+      try {
+        return G::move_of_action(a);
+      } catch (const ParseError& e) {
+        raise_python(illegal_move_error().ptr(), e.what());
+      }
+    }
     if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
     if (py::isinstance<py::str>(arg.obj))
       return G::parse_move(utf8(py::reinterpret_borrow<py::str>(arg.obj)));
@@ -1097,20 +1110,22 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
       .def(
           "is_legal",
           [move_of](const State& s, const MoveOrText<Move>& mv) {
+            if (int_value(mv.obj))
+              return legal_action(s.pos, action_number(mv.obj, G::kNumActions));
             return legal_equal(s.pos, move_of(mv)).has_value();
           },
           py::arg("move"),
           "Whether the move (of either implementation, or its text, or its int action) is legal "
-          "in this position. Raises TypeError for anything else; ValueError for bad move text, an "
-          "int outside the action space or one that names no move (move_of() refuses it: a "
-          "Germaine step off the grid).")
+          "in this position; False for an action that names no move (a Germaine step off the "
+          "grid). Raises TypeError for anything else; ValueError for bad move text or an int "
+          "outside the action space.")
       .def(
           "play", [play, move_of](State& s, const MoveOrText<Move>& mv) { play(s, move_of(mv)); },
           py::arg("move"),
           "Plays a move (of either implementation, or its text, or its int action). Raises "
-          "IllegalMoveError (a ValueError), leaving the position unchanged; TypeError for "
-          "anything else; ValueError for bad move text, an int outside the action space or one "
-          "that names no move (move_of() refuses it: a Germaine step off the grid).")
+          "IllegalMoveError (a ValueError) for a move not legal here or an action that names no "
+          "move (a Germaine step off the grid), leaving the position unchanged; TypeError for "
+          "anything else; ValueError for bad move text or an int outside the action space.")
       .def(
           "undo", [](State& s) { return s.undo(); },
           "Takes back the last move and returns it. Raises IndexError when there is none.")

@@ -36,7 +36,7 @@ import patience_engine
 from . import reference
 from ._errors import MissingExtraError
 from .games import REGISTRY
-from .limits import MAX_DEAL, check_int, int_value, type_text
+from .limits import MAX_DEAL, check_int, int_text, int_value, type_text
 from .reference.vector import MAX_INT, episode_settings
 
 try:
@@ -143,7 +143,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
         if chosen is None:
             raise TypeError(f"action must be an int, got {type_text(action)}")
         if not 0 <= chosen < self.num_actions:
-            raise ValueError(f"action {chosen} is outside 0 .. {self.num_actions - 1}")
+            raise ValueError(f"action {int_text(chosen)} is outside 0 .. {self.num_actions - 1}")
         if not self._mask[chosen]:
             # An illegal action ends the episode as pgx's games do, so that any action of the
             # space can be stepped (Gymnasium's checker samples the space unmasked); it earns

@@ -12,6 +12,9 @@ Two rules hold everywhere (the command line, ``solve`` and the survey):
 
 >>> parse_decimal("0042", "depth", 1, 500)
 42
+>>> parse_decimal("9" * 5000, "jobs", 1)
+Traceback (most recent call last):
+ValueError: jobs must be >= 1, got a number of 5000 digits, too many to read
 >>> parse_deal_range("3-5")
 range(3, 6)
 >>> check_int(1.5, "node_limit", 1)
@@ -127,7 +130,11 @@ def parse_decimal(text: str, what: str, low: int, high: Optional[int] = None) ->
     """
     if not (text.isascii() and text.isdigit()):
         raise ValueError(f"{what} must be written with the digits 0-9 alone, got {text!r}")
-    return check_int(int(text), what, low, high)
+    significant = text.lstrip("0") or "0"
+    if len(significant) > 39:  # past 2**128 and every bound here; int() refuses more than 4300 digits
+        beyond = "" if high is not None else ", too many to read"
+        raise ValueError(f"{what} must be {span(low, high)}, got a number of {len(significant)} digits{beyond}")
+    return check_int(int(significant), what, low, high)
 
 
 def parse_seconds(text: str, what: str) -> float:

@@ -269,7 +269,12 @@ class Game(Generic[MoveT]):
             return self.parse_move(move)
         number = int_value(move)
         if number is not None:
-            return self.move_of(number)
+            try:
+                return self.move_of(number)
+            except ValueError as error:  # no position allows an action that names no move
+                if not 0 <= number < self.NUM_ACTIONS:
+                    raise
+                raise IllegalMoveError(str(error)) from None
         if isinstance(move, self.Move):
             return move
         if other_implementations_move(move, self.Move):
@@ -280,17 +285,21 @@ class Game(Generic[MoveT]):
     def is_legal(self, move: Union[MoveT, str, SupportsIndex]) -> bool:
         """Whether the move (of either implementation, or its text, or its int action) is legal in this position.
 
-        Raises TypeError for anything else; ValueError for bad move text, an int outside the action space or
-        one that names no move (``move_of`` refuses it: a Germaine step off the grid).
+        False for an action that names no move (a Germaine step off the grid). Raises TypeError for anything
+        else; ValueError for bad move text or an int outside the action space.
         """
-        return self._coerce(move) in self._generate()
+        try:
+            return self._coerce(move) in self._generate()
+        except IllegalMoveError:  # an action that names no move
+            return False
 
     def play(self, move: Union[MoveT, str, SupportsIndex]) -> None:
         """Play a move (of either implementation, or its text, or its int action).
 
-        Raises IllegalMoveError (a ValueError), leaving the position unchanged;
-        TypeError for anything else; ValueError for bad move text, an int outside the action space or one
-        that names no move (``move_of`` refuses it: a Germaine step off the grid).
+        Raises IllegalMoveError (a ValueError) for a move not legal here or an
+        action that names no move (a Germaine step off the grid), leaving the
+        position unchanged; TypeError for anything else; ValueError for bad
+        move text or an int outside the action space.
         """
         move = self._coerce(move)
         if move not in self._generate():

@@ -66,6 +66,7 @@ import re
 from typing import Any, Callable, List, Tuple, Union
 
 from ..limits import int_text, type_text
+from ._cards import quote
 
 PYSOL_GAME_IDS = {"royal-marriage": 288, "geoffrey": 492}
 """PySolFC's own game ids of the games it has, by our command-line name."""
@@ -75,6 +76,9 @@ MS_MAX = (1 << 33) - 1
 
 LC_LIMIT = 32000
 """Plain numbers below this use ``LCRandom31``; from it up, the Mersenne Twister."""
+
+MAX_DIGITS = 4300
+"""Most digits Python's int() reads from text (sys.int_info.default_max_str_digits), in PySolFC too."""
 
 _MS_PATTERN = re.compile(r"ms([0-9]+)\n?\Z")
 _RANKS = "A23456789TJQK"
@@ -99,17 +103,22 @@ def parse_number(number: Union[int, str]) -> Tuple[int, bool]:
     else:
         match = _MS_PATTERN.match(number)
         if match:
-            seed, ms = int(match.group(1)), True
-            if seed > MS_MAX:
-                raise ValueError(f"PySolFC refuses game number {number!r}: ms numbers go up to ms{MS_MAX}")
+            digits = match.group(1).lstrip("0") or "0"
+            if len(digits) > len(str(MS_MAX)) or int(digits) > MS_MAX:
+                raise ValueError(f"PySolFC refuses game number {quote(number)}: ms numbers go up to ms{MS_MAX}")
+            seed, ms = int(digits), True
         else:
             cleaned = re.sub(r"[\s#\-_.,]", "", re.sub(r"L$", "", number).lower())
             if not cleaned.isdigit() or not cleaned.isascii():
-                raise ValueError(f"PySolFC refuses game number {number!r}: not a number")
+                raise ValueError(f"PySolFC refuses game number {quote(number)}: not a number")
+            cleaned = cleaned.lstrip("0") or "0"
+            if len(cleaned) > MAX_DIGITS:  # int() refuses them, as it does in PySolFC
+                raise ValueError(f"PySolFC refuses game number {quote(number)}: more than {MAX_DIGITS} digits")
             seed = int(cleaned)
             ms = seed < LC_LIMIT
     if seed == 0:
-        raise ValueError(f"PySolFC refuses game number {number!r}: its generator needs a number of at least 1")
+        raise ValueError(f"PySolFC refuses game number {quote(number) if isinstance(number, str) else 0}: "
+                         "its generator needs a number of at least 1")
     return seed, ms
 
 
