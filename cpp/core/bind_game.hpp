@@ -433,7 +433,8 @@ inline bool other_implementations_move(const py::handle& o, const std::string& e
          module.rfind("patience_engine.", 0) == 0;
 }
 
-// type_name(o), with its module when it is the name expected (a move of the other implementation).
+// type_name(o), with its module when it is the name expected (numpy's bool; a class of another
+// module named as this game's move class).
 inline std::string other_type_name(const py::handle& o, const std::string& expected) {
   const std::string name = type_name(o);
   if (name != expected) return name;

@@ -37,7 +37,7 @@ GameT = TypeVar("GameT", bound="Game[Any]")
 
 def other_type_name(value: object, expected: str) -> str:
     """``type_text(value)`` for an error message, with the type's module when its name is the one
-    expected (numpy's bool, another game's module's move class of that name)."""
+    expected (numpy's bool; a class of another module named as this game's move class)."""
     name = type_text(value)
     return f"{type(value).__module__}.{name}" if name == expected else name
 
