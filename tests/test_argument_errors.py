@@ -157,8 +157,8 @@ def test_numpy_integers_are_ints_and_numpy_bools_are_not(module: Any) -> None:
     assert module.perft(state, np.int8(3)) == module.perft(state, 3)
     action = np.flatnonzero(state.legal_action_mask())[0]  # a numpy int64, as an agent has it
     assert state.is_legal(action) and module.Geoffrey.move_of(action) == module.Geoffrey.move_of(int(action))
-    for bad in (np.True_, np.float64(1.0)):
-        with pytest.raises(TypeError, match=rf"^deal number must be an int, got {type(bad).__name__}$"):
+    for bad, shown in ((np.True_, "numpy.bool"), (np.float64(1.0), "float64")):  # numpy's bool is not bool
+        with pytest.raises(TypeError, match=rf"^deal number must be an int, got {shown}$"):
             module.Geoffrey.deal(bad)
         with pytest.raises(TypeError, match="^perft depth must be an int, got "):
             module.perft(state, bad)
@@ -258,3 +258,107 @@ def test_a_position_given_for_a_game_class_is_told_so(module: Any) -> None:
     with pytest.raises(TypeError, match=f"^game must be a game name or a {kind} game class, "
                                         "got a Geoffrey position, not its class$"):
         module.VectorGame(module.Geoffrey.deal(1), 2)
+
+
+def test_whatever_the_size_of_a_value_a_message_stays_one_short_line(tmp_path: Path) -> None:
+    """Huge ints and long text are shown by a bound or cut short, never Python's "Exceeds the limit"."""
+    from fractions import Fraction
+
+    from patience_engine.envs import PatienceEnv, PatienceVectorEnv
+    from patience_engine.survey import run_survey
+
+    db = str(tmp_path / "s.db")
+    for call, error, expected in [
+        (partial(run_survey, "geoffrey", range(10**5000), db=db), ValueError,
+         "deals must be a contiguous range within 0 .. 2**63-1, got range(0, an int >= 2**16609)"),
+        (partial(run_survey, int, range(1), db=db), TypeError, "game must be a str, got the class int"),
+        (partial(run_survey, [], range(1), db=db), TypeError, "game must be a str, got list"),
+        (partial(pe.solve, pe.Geoffrey.deal(1), time_limit=Fraction(-(10**5000), 3)), ValueError,
+         "time_limit must be a finite number of seconds > 0, got a Fraction too long to show"),
+        (partial(PatienceVectorEnv, "germaine", 2, max_moves=10**5000, max_episode_steps=5), ValueError,
+         "max_moves must be in 1 .. 2147483647, got an int >= 2**16609"),
+        (partial(PatienceVectorEnv, "germaine", 2, max_moves=True, max_episode_steps=1), TypeError,
+         "max_moves must be an int, got bool"),
+        (partial(PatienceVectorEnv, "germaine", 2, max_moves="5", max_episode_steps=5), TypeError,
+         "max_moves must be an int, got str"),
+        (partial(PatienceEnv, "x" * 10**6), ValueError,
+         f"unknown game '{'x' * 40}'...: expected one of 'royal-marriage', 'germaine', 'geoffrey'"),
+    ]:
+        with pytest.raises(error) as raised:
+            call()
+        assert str(raised.value) == expected
+    for impl in ("cpp", "reference"):
+        env = PatienceEnv("geoffrey", impl=impl)
+        env.reset(seed=0)
+        with pytest.raises(ValueError, match=r"^action an int >= 2\*\*16609 is outside 0 \.\. 3327$"):
+            env.step(10**5000)
+    for module in (pe, reference):
+        for call, expected in [
+            (partial(module.VectorGame, "x" * 10**6, 1),
+             f"unknown game '{'x' * 40}'...: expected one of 'royal-marriage', 'germaine', 'geoffrey'"),
+            (partial(module.VectorGame("geoffrey", 1).reset, options={"y" * 10**6: 1}),
+             f"unknown option '{'y' * 40}'...: the only one is 'deals'"),
+        ]:
+            with pytest.raises(ValueError) as raised:
+                call()
+            assert str(raised.value) == expected
+
+
+def test_the_other_implementations_objects_are_named_with_their_module() -> None:
+    for module, other in ((pe, reference), (reference, pe)):
+        kind = "patience_engine" if module is pe else "reference"
+        foreign = other.Geoffrey.deal(1)
+        with pytest.raises(TypeError) as raised:
+            module.VectorGame(foreign, 2)
+        assert str(raised.value) == (f"game must be a game name or a {kind} game class, "
+                                     f"got a {type(foreign).__module__}.Geoffrey position")
+        with pytest.raises(TypeError) as raised:
+            module.playouts(module.Geoffrey, 1, seed=1)
+        assert str(raised.value) == (f"playouts() expects a {kind} position (RoyalMarriage, Germaine or Geoffrey), "
+                                     "got the class Geoffrey, not a position of it (Geoffrey.deal(n) makes one)")
+        with pytest.raises(TypeError) as raised:
+            module.playouts(foreign, 1, seed=1)
+        assert str(raised.value) == (f"playouts() expects a {kind} position (RoyalMarriage, Germaine or Geoffrey), "
+                                     f"got {type(foreign).__module__}.Geoffrey")
+
+
+class _FailingIndex:
+    """An integer whose __index__ answers once, then raises ValueError."""
+
+    def __init__(self, value: int) -> None:
+        self.value, self.calls = value, 0
+
+    def __index__(self) -> int:
+        self.calls += 1
+        if self.calls > 1:
+            raise ValueError("asked twice")
+        return self.value
+
+
+@pytest.mark.parametrize("module", [pe, reference], ids=["cpp", "reference"])
+def test_an_index_that_raises_passes_its_error_on_and_is_asked_once(module: Any) -> None:
+    state = module.Geoffrey.deal(1)
+    for call in (module.Geoffrey.deal, state.play, state.is_legal, partial(module.perft, state)):
+        spent = _FailingIndex(0)
+        spent.calls = 1
+        with pytest.raises(ValueError, match="^asked twice$"):
+            call(spent)
+    action = state.legal_actions()[0]
+    state.play(_FailingIndex(action))  # read once, so the second answer is never asked for
+    assert state.is_legal(_FailingIndex(state.legal_actions()[0]))
+
+
+@pytest.mark.parametrize("module", [pe, reference], ids=["cpp", "reference"])
+def test_odd_move_classes_are_read_or_named(module: Any) -> None:
+    state = module.Geoffrey.deal(1)
+    text = str(state.legal_moves()[0])
+    # A class of the move's name in a patience_engine module (a stale one after a reload) is read by its text.
+    stale = type("GeoffreyMove", (), {"__module__": "patience_engine.reference.geoffrey", "__str__": lambda _: text})
+    assert state.is_legal(stale())
+    weird = type("GeoffreyMove", (), {"__module__": 5})
+    with pytest.raises(TypeError, match=r"^expected a GeoffreyMove, its text or an int action, got 5\.GeoffreyMove$"):
+        state.play(weird())
+    if module is reference:  # the C++ move class is final
+        sub = type("Sub", (reference.GeoffreyMove,), {})
+        state.play(sub(text))
+        assert state.move_stack == [reference.GeoffreyMove(text)]

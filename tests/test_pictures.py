@@ -169,18 +169,24 @@ def test_highlight_marks_the_moving_cards_and_target(game: str, text: Any, move:
         assert any("target" in g.get("class", "") for g in cards)
 
 
-def test_highlight_takes_a_move_object_of_either_implementation(impl: str, game: str) -> None:
+def test_highlight_takes_what_play_takes(impl: str, game: str) -> None:
     state = game_class(impl, game).deal(2)
     for other in ("cpp", "reference"):
         move = game_class(other, game).deal(2).legal_moves()[0]
-        assert state.to_svg(highlight=move) == state.to_svg(highlight=str(move))
+        assert state.to_svg(highlight=move) == state.to_svg(highlight=str(move)) == state.to_svg(highlight=move.action)
+    assert state.to_svg(highlight=move) != state.to_svg()
 
 
 @pytest.mark.parametrize("game, text, highlight, error, message", [
     ("royal-marriage", "QH 3C 9D 2S 3S KH", "QH+3C", ValueError, "highlight: QH+3C is not a legal move in this position"),
     ("germaine", None, "a1xa2", ValueError, "highlight: a1xa2 is not a legal move in this position"),
     ("geoffrey", None, "1:AH>F", ValueError, "highlight: 1:AH>F is not a legal move in this position"),
-    ("geoffrey", None, 5, TypeError, "highlight must be a move's text or a GeoffreyMove, got int"),
+    ("geoffrey", None, 5, ValueError, "highlight: action 5 is not a legal move in this position"),
+    ("germaine", None, 0, ValueError, "highlight: action 0 is not a legal move in this position"),  # a1 up: no move
+    ("geoffrey", None, 3328, ValueError, "highlight: action 3328 is outside 0 .. 3327"),
+    ("geoffrey", None, "9D+2S", ValueError,
+     "highlight: bad move text '9D+2S': expected source:card>destination, as in 3:9S>5 or 2:AH>F"),
+    ("geoffrey", None, 5.0, TypeError, "highlight: expected a GeoffreyMove, its text or an int action, got float"),
 ])
 def test_highlight_refuses_an_illegal_move_or_a_wrong_type(impl: str, game: str, text: Any, highlight: Any,
                                                           error: type, message: str) -> None:

@@ -270,7 +270,9 @@ def test_playouts_of_one_move() -> None:
 
 
 @pytest.mark.parametrize("args, kwargs, error, message", [
-    ((patience_engine.RoyalMarriage.deal(1), 1), {"seed": 0}, TypeError, "reference game position, got"),
+    ((patience_engine.RoyalMarriage.deal(1), 1), {"seed": 0}, TypeError,
+     r"^playouts\(\) expects a reference position \(RoyalMarriage, Germaine or Geoffrey\), "
+     r"got patience_engine\._core\.RoyalMarriage$"),
     ((RoyalMarriage.deal(1), -1), {"seed": 0}, ValueError, "n must be >= 0, got -1"),
     ((RoyalMarriage.deal(1), 1), {"seed": 2**64}, ValueError, "seed must be in 0 .. 2\\*\\*64-1"),
     ((RoyalMarriage.deal(1), 1), {"seed": 0, "max_moves": 0}, ValueError, "max_moves must be in 1 .. 2147483647"),
@@ -391,7 +393,7 @@ def test_numpy_integers_are_ints(impl: str) -> None:
     state = module.RoyalMarriage.deal(4)
     assert list(module.playouts(state, np.int64(3), seed=0, max_moves=np.uint8(2))) == list(
         module.playouts(state, 3, seed=0, max_moves=2))
-    for bad, shown in ((np.True_, type(np.True_).__name__), (True, "bool"), (2.0, "float")):
+    for bad, shown in ((np.True_, "numpy.bool"), (True, "bool"), (2.0, "float")):
         with pytest.raises(TypeError, match=f"^num_envs must be an int, got {shown}$"):
             module.VectorGame("royal-marriage", bad)
         with pytest.raises(TypeError, match=f"^slot must be an int, got {shown}$"):

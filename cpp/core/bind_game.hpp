@@ -408,20 +408,31 @@ inline void one_line_argument_errors_everywhere(py::module_& m) {
   }
 }
 
-// What an error message calls o (patience_engine.limits.type_text): its type's __name__, or
-// "the class X" when o is a class.
+// What an error message calls o (patience_engine._shown.type_text): its type's __name__, with its
+// module when a builtin has that name (numpy's bool), or "the class X" when o is a class.
 inline std::string type_name(const py::handle& o) {
   if (PyType_Check(o.ptr())) return "the class " + std::string(py::str(o.attr("__qualname__")));
-  return py::str(py::type::of(o).attr("__name__"));
+  const py::handle cls = py::type::of(o);
+  const py::str name = cls.attr("__name__");
+  const std::string module = py::str(cls.attr("__module__"));
+  if (module != "builtins" && py::module_::import("builtins").attr("__dict__").contains(name))
+    return module + "." + std::string(name);
+  return name;
 }
 
-// An int as an error message shows it (patience_engine.limits.int_text): its digits up to 128
+// An int as an error message shows it (patience_engine._shown.int_text): its digits up to 128
 // bits, else a bound on it (Python refuses to write an int of more than 4300 digits).
 inline std::string int_text(const py::handle& n) {
   const auto bits = n.attr("bit_length")().cast<long long>();
   if (bits <= 128) return py::str(n);
   return std::string("an int ") + (n < py::int_(0) ? "<= -" : ">= ") + "2**" +
          std::to_string(bits - 1);
+}
+
+// o as an error message shows a value it refuses (patience_engine._shown.repr_text: text cut short
+// as quote() does, a huge int bounded).
+inline std::string repr_text(const py::handle& o) {
+  return py::str(py::module_::import("patience_engine._shown").attr("repr_text")(o));
 }
 
 // Whether o is a move of the other implementation (the class of the same name in a
@@ -433,8 +444,8 @@ inline bool other_implementations_move(const py::handle& o, const std::string& e
          module.rfind("patience_engine.", 0) == 0;
 }
 
-// type_name(o), with its module when it is the name expected (numpy's bool; a class of another
-// module named as this game's move class).
+// type_name(o), with its module when it is the name expected (a class of another module named as
+// this game's move class).
 inline std::string other_type_name(const py::handle& o, const std::string& expected) {
   const std::string name = type_name(o);
   if (name != expected) return name;
@@ -451,12 +462,16 @@ inline std::string text_argument(const Text& text, const char* what) {
 
 // o as a Python int when it is an int or an integer with __index__ (a numpy integer); an empty
 // object for anything else, a bool (Python's or numpy's) included
-// (patience_engine.limits.int_value).
+// (patience_engine.limits.int_value). An __index__ that raises anything but TypeError (numpy's
+// bool refusing) passes its exception on.
 inline py::object int_value(const py::handle& o) {
   if (py::isinstance<py::bool_>(o) || py::isinstance<py::str>(o) || !PyIndex_Check(o.ptr()))
     return py::object();
   PyObject* index = PyNumber_Index(o.ptr());
-  if (!index) PyErr_Clear();
+  if (!index) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw py::error_already_set();
+    PyErr_Clear();
+  }
   return py::reinterpret_steal<py::object>(index);
 }
 
@@ -1014,8 +1029,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
   // move_of()'s reason: no position allows it (is_legal() answers False, a batch refuses it).
   // An action first: its test is a type-slot check, where a Move's looks up pybind11's type table.
   const auto move_of = [](const MoveOrText<Move>& arg) -> Move {
-    if (int_value(arg.obj)) {
-      const int a = action_number(arg.obj, G::kNumActions);
+    if (const py::object n = int_value(arg.obj)) {  // read once: __index__ may not answer alike
+      const int a = action_number(n, G::kNumActions);
       try {
         return G::move_of_action(a);
       } catch (const ParseError& e) {
@@ -1111,8 +1126,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
       .def(
           "is_legal",
           [move_of](const State& s, const MoveOrText<Move>& mv) {
-            if (int_value(mv.obj))
-              return legal_action(s.pos, action_number(mv.obj, G::kNumActions));
+            if (const py::object n = int_value(mv.obj))
+              return legal_action(s.pos, action_number(n, G::kNumActions));
             return legal_equal(s.pos, move_of(mv)).has_value();
           },
           py::arg("move"),

@@ -62,19 +62,26 @@ const VectorEntry& entry_of_game(const py::object& game) {
       std::string names;
       for (const auto& item : games)
         names += (names.empty() ? "" : ", ") + std::string(py::repr(item.first));
-      throw py::value_error("unknown game " + std::string(py::repr(game)) + ": expected one of " +
-                            names);
+      throw py::value_error("unknown game " + repr_text(game) + ": expected one of " + names);
     }
     cls = games[game];
   }
   for (const VectorEntry& entry : vector_entries())
     if (cls.is(entry.cls)) return entry;
-  std::string shown = py::isinstance<py::type>(game)
-                          ? std::string(py::str(game.attr("__module__"))) + "." +
-                                std::string(py::str(game.attr("__qualname__")))
-                          : type_name(game);
-  for (const VectorEntry& entry : vector_entries())
-    if (py::isinstance(game, entry.cls)) shown = "a " + shown + " position, not its class";
+  const py::handle type = py::isinstance<py::type>(game) ? game : py::type::of(game);
+  const std::string module = py::str(type.attr("__module__")),
+                    name = py::str(type.attr("__name__"));
+  bool game_name = false;
+  for (const auto& g : game_functions()) game_name = game_name || name == g.name;
+  std::string shown = module + "." + std::string(py::str(type.attr("__qualname__")));
+  if (!py::isinstance<py::type>(game)) {
+    bool ours = false;
+    for (const VectorEntry& entry : vector_entries())
+      ours = ours || py::isinstance(game, entry.cls);
+    shown = ours        ? "a " + name + " position, not its class"
+            : game_name ? "a " + shown + " position"
+                        : type_name(game);
+  }
   throw py::type_error("game must be a game name or a patience_engine game class, got " + shown);
 }
 
@@ -218,7 +225,7 @@ std::vector<std::uint64_t> option_deals(const py::object& options, int n) {
     throw py::type_error("options must be a dict or None, got " + type_name(options));
   for (const auto& item : py::reinterpret_borrow<py::dict>(options))
     if (!py::str(item.first).equal(py::str("deals")))
-      throw py::value_error("unknown option " + std::string(py::repr(item.first)) +
+      throw py::value_error("unknown option " + repr_text(item.first) +
                             ": the only one is 'deals'");
   if (!options.contains("deals")) return deals;
   const py::object given = options["deals"];

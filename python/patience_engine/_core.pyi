@@ -52,7 +52,7 @@ class RoyalMarriage:
     @classmethod
     def from_pysol(cls, number: Union[int, str]) -> RoyalMarriage:
         """PySolFC's opening layout for game number ``number`` (attached by ``patience_engine``)."""
-    def to_svg(self, highlight: Union[RoyalMarriageMove, str, None] = None, *, hidden: bool = False) -> str:
+    def to_svg(self, highlight: Union[RoyalMarriageMove, str, SupportsIndex, None] = None, *, hidden: bool = False) -> str:
         """This position drawn as an SVG document (attached by ``patience_engine``; see ``draw.to_svg``)."""
     def to_text(self, hidden: bool = False) -> str: ...
     def legal_moves(self) -> List[RoyalMarriageMove]: ...
@@ -119,7 +119,7 @@ class Germaine:
     @classmethod
     def from_pysol(cls, number: Union[int, str]) -> Germaine:
         """PySolFC's opening layout for game number ``number`` (attached by ``patience_engine``)."""
-    def to_svg(self, highlight: Union[GermaineMove, str, None] = None, *, hidden: bool = False) -> str:
+    def to_svg(self, highlight: Union[GermaineMove, str, SupportsIndex, None] = None, *, hidden: bool = False) -> str:
         """This position drawn as an SVG document (attached by ``patience_engine``; see ``draw.to_svg``)."""
     def to_text(self, hidden: bool = False) -> str: ...
     def legal_moves(self) -> List[GermaineMove]: ...
@@ -189,7 +189,7 @@ class Geoffrey:
     @classmethod
     def from_pysol(cls, number: Union[int, str]) -> Geoffrey:
         """PySolFC's opening layout for game number ``number`` (attached by ``patience_engine``)."""
-    def to_svg(self, highlight: Union[GeoffreyMove, str, None] = None, *, hidden: bool = False) -> str:
+    def to_svg(self, highlight: Union[GeoffreyMove, str, SupportsIndex, None] = None, *, hidden: bool = False) -> str:
         """This position drawn as an SVG document (attached by ``patience_engine``; see ``draw.to_svg``)."""
     def to_text(self, hidden: bool = False) -> str: ...
     def legal_moves(self) -> List[GeoffreyMove]: ...

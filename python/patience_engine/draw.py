@@ -35,7 +35,8 @@ import re
 from typing import Any, List, Optional, Sequence, Set
 from xml.sax.saxutils import escape, quoteattr
 
-from .limits import type_text
+from ._errors import IllegalMoveError
+from .limits import int_value
 from .reference import Geoffrey, GeoffreyMove, Germaine, GermaineMove, RoyalMarriage, RoyalMarriageMove
 from .reference._base import check_hidden
 
@@ -212,9 +213,10 @@ def to_svg(game: str, text: str, highlight: Optional[Any] = None, *, hidden: boo
 
     ``text`` is read by the game's reference class (docs/rules.md "Text formats"), so
     ValueError names the line and token of a bad position. ``highlight``: a move legal in
-    the position, as its text or a ``Move`` of the game (either implementation), marked on
-    the picture; ValueError when it is not a move of the game or not legal here, TypeError
-    when it is neither a str nor a move. ``hidden=True`` draws the position as its player
+    the position, as ``play()`` takes it (a ``Move`` of the game of either implementation,
+    its text or its int action), marked on the picture; ValueError when it is not a move of
+    the game or not legal here, TypeError when it is none of these (the messages of
+    ``play()``, after ``highlight:``). ``hidden=True`` draws the position as its player
     sees it (Geoffrey's face-down cards are not named; no other game has any); TypeError
     for a non-bool. Raises KeyError for an unknown game name.
     """
@@ -226,14 +228,16 @@ def to_svg(game: str, text: str, highlight: Optional[Any] = None, *, hidden: boo
     state = reference.from_text(text)
     move = None
     if highlight is not None:
-        if isinstance(highlight, (info.cpp.Move, reference.Move)):
-            highlight = str(highlight)
-        elif not isinstance(highlight, str):
-            raise TypeError(f"highlight must be a move's text or a {reference.Move.__name__}, "
-                            f"got {type_text(highlight)}")
-        move = reference.parse_move(highlight)
-        if not state.is_legal(move):
-            raise ValueError(f"highlight: {highlight} is not a legal move in this position")
+        played = state.copy()
+        try:
+            played.play(highlight)
+        except IllegalMoveError:
+            number = int_value(highlight)
+            shown = str(highlight) if number is None else f"action {number}"  # in the space: play() took it
+            raise ValueError(f"highlight: {shown} is not a legal move in this position") from None
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"highlight: {error}") from None
+        move = played.move_stack[-1]
     return info.picture(state, move, hidden)
 
 
@@ -250,7 +254,7 @@ def install(cls: Any) -> None:
     def state_to_svg(self: Any, highlight: Optional[Any] = None, *, hidden: bool = False) -> str:
         """This position drawn as an SVG document (a str).
 
-        ``highlight``: a legal move, as its text or a ``Move``, marked on the
+        ``highlight``: a legal move, as ``play()`` takes it, marked on the
         picture (the moving cards and where they go); ``hidden=True``: as the
         player sees it (Geoffrey's face-down cards not named). Errors as
         ``patience_engine.draw.to_svg``.

@@ -35,8 +35,9 @@ import patience_engine
 
 from . import reference
 from ._errors import MissingExtraError
-from .games import REGISTRY
-from .limits import MAX_DEAL, check_int, int_text, int_value, type_text
+from ._shown import int_text, repr_text, type_text
+from .games import REGISTRY, check_game_name
+from .limits import MAX_DEAL, check_int, int_value
 from .reference.vector import MAX_INT, episode_settings
 
 try:
@@ -64,14 +65,6 @@ def _spaces(game: str) -> Tuple[spaces.Box, spaces.Discrete]:
     return (spaces.Box(0, 1, shape=cls.OBSERVATION_SHAPE, dtype=np.uint8), spaces.Discrete(cls.NUM_ACTIONS))
 
 
-def _check_game(game: object) -> None:
-    """Raise TypeError for a game name that is not a str, ValueError for an unknown one."""
-    if not isinstance(game, str):
-        raise TypeError(f"game must be a str, got {type_text(game)}")
-    if game not in REGISTRY:
-        raise ValueError(f"unknown game {game!r}: expected one of {', '.join(map(repr, REGISTRY))}")
-
-
 class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
     """One position of a game as a Gymnasium environment.
 
@@ -92,7 +85,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
 
     def __init__(self, game: str, *, hidden: bool = False, max_moves: Optional[int] = None,
                  render_mode: Optional[str] = None, impl: str = "cpp") -> None:
-        _check_game(game)
+        check_game_name(game)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         module = _implementation(impl)
@@ -126,7 +119,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
         options = options or {}
         for key in options:
             if key != "deal":
-                raise ValueError(f"unknown option {key!r}: the only one is 'deal'")
+                raise ValueError(f"unknown option {repr_text(key)}: the only one is 'deal'")
         if "deal" in options:
             deal = options["deal"]
         else:
@@ -191,12 +184,12 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
 
     def __init__(self, game: str, num_envs: int = 1, *, hidden: bool = False, max_moves: Optional[int] = None,
                  impl: str = "cpp", copy: bool = True, max_episode_steps: Optional[int] = None) -> None:
-        _check_game(game)
+        check_game_name(game)
         if max_episode_steps is not None:
             steps = check_int(max_episode_steps, "max_episode_steps", 1, MAX_INT)
-            if max_moves is not None and max_moves != steps:
-                raise ValueError(f"max_moves={max_moves!r} and max_episode_steps={steps} "
-                                 "name one limit and differ: give one")
+            moves = steps if max_moves is None else check_int(max_moves, "max_moves", 1, MAX_INT)
+            if moves != steps:
+                raise ValueError(f"max_moves={moves} and max_episode_steps={steps} name one limit and differ: give one")
             max_moves = steps
         self.vector: Any = _implementation(impl).VectorGame(game, num_envs, max_moves=max_moves, hidden=hidden)
         self.num_envs = num_envs

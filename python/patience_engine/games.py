@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Tuple, Type
 
 from . import _core, draw, reference
+from ._shown import repr_text, type_text
 from .reference import pysol
 
 
@@ -84,6 +85,16 @@ REGISTRY: Dict[str, GameInfo] = {
 
 TITLES: Dict[str, str] = {name: info.title for name, info in REGISTRY.items()}
 """The games' titles by command-line name."""
+
+
+def check_game_name(game: object) -> str:
+    """``game`` when it is a name of ``REGISTRY``; TypeError for anything but a str, ValueError
+    naming the names for an unknown one."""
+    if not isinstance(game, str):
+        raise TypeError(f"game must be a str, got {type_text(game)}")
+    if game not in REGISTRY:
+        raise ValueError(f"unknown game {repr_text(game)}: expected one of {', '.join(map(repr, REGISTRY))}")
+    return game
 
 
 def info_of(state: Any) -> GameInfo:

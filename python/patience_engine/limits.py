@@ -30,6 +30,8 @@ import operator
 import sys
 from typing import Optional, SupportsIndex, cast
 
+from ._shown import int_text, repr_text, type_text
+
 MAX_DEAL = (1 << 64) - 1
 """Largest numbered deal (docs/rules.md "Numbered deals")."""
 MAX_SQLITE_INTEGER = (1 << 63) - 1
@@ -47,28 +49,6 @@ def span(low: int, high: Optional[int]) -> str:
     # 2**64-1 reads better than its 20 digits.
     top = f"2**{high.bit_length()}-1" if high > 1 << 32 and high & (high + 1) == 0 else str(high)
     return f"in {low} .. {top}"
-
-
-def type_text(value: object) -> str:
-    """What an error message calls ``value``: its type's name, or ``the class X`` when it is a class.
-
-    >>> type_text(1.5), type_text(range)
-    ('float', 'the class range')
-    """
-    return f"the class {value.__qualname__}" if isinstance(value, type) else type(value).__name__
-
-
-def int_text(number: int) -> str:
-    """``number`` as an error message shows it: its digits up to 128 bits, else a bound on it
-    (Python refuses to write an int of more than 4300 digits, and such a number is unreadable).
-
-    >>> int_text(-12), int_text(10**100)
-    ('-12', 'an int >= 2**332')
-    """
-    bits = number.bit_length()
-    if bits <= 128:
-        return str(number)
-    return f"an int {'<= -' if number < 0 else '>= '}2**{bits - 1}"
 
 
 def int_value(value: object) -> Optional[int]:
@@ -117,7 +97,7 @@ def check_seconds(value: object, what: str) -> float:
     except OverflowError:  # an int past the floats: finite, and its sign is all that matters
         seconds = sys.float_info.max if real > 0 else -sys.float_info.max
     if not (seconds > 0 and math.isfinite(seconds)):
-        shown = int_text(int(value)) if isinstance(value, numbers.Integral) else repr(value)
+        shown = int_text(int(value)) if isinstance(value, numbers.Integral) else repr_text(value)
         raise ValueError(f"{what} must be a finite number of seconds > 0, got {shown}")
     return seconds
 
@@ -129,7 +109,7 @@ def parse_decimal(text: str, what: str, low: int, high: Optional[int] = None) ->
     digits of other scripts, all of which ``int()`` would read. Raises ``ValueError`` naming ``what``.
     """
     if not (text.isascii() and text.isdigit()):
-        raise ValueError(f"{what} must be written with the digits 0-9 alone, got {text!r}")
+        raise ValueError(f"{what} must be written with the digits 0-9 alone, got {repr_text(text)}")
     significant = text.lstrip("0") or "0"
     if len(significant) > 39:  # past 2**128 and every bound here; int() refuses more than 4300 digits
         beyond = "" if high is not None else ", too many to read"
@@ -142,9 +122,9 @@ def parse_seconds(text: str, what: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"{what} must be a number of seconds, got {text!r}") from None
+        raise ValueError(f"{what} must be a number of seconds, got {repr_text(text)}") from None
     if not (value > 0 and math.isfinite(value)):
-        raise ValueError(f"{what} must be a finite number of seconds > 0, got {text!r}")
+        raise ValueError(f"{what} must be a finite number of seconds > 0, got {repr_text(text)}")
     return value
 
 
@@ -158,9 +138,9 @@ def parse_deal_range(text: str) -> range:
         a = parse_decimal(first, "deal number", 0, MAX_SURVEY_DEAL)
         b = parse_decimal(last, "deal number", 0, MAX_SURVEY_DEAL) if sep else a
     except ValueError as error:
-        raise ValueError(f"deal range must be A-B or N, got {text!r}: {error}") from None
+        raise ValueError(f"deal range must be A-B or N, got {repr_text(text)}: {error}") from None
     if a > b:
-        raise ValueError(f"deal range A-B must have A <= B, got {text!r}")
+        raise ValueError(f"deal range A-B must have A <= B, got {repr_text(text)}")
     return range(a, b + 1)
 
 
@@ -173,5 +153,7 @@ def check_deal_range(deals: object) -> range:
     if not isinstance(deals, range):
         raise TypeError(f"deals must be a range, got {type_text(deals)}")
     if deals.step != 1 or deals.start < 0 or deals.stop - 1 > MAX_SURVEY_DEAL:
-        raise ValueError(f"deals must be a contiguous range within 0 .. 2**63-1, got {deals}")
+        bounds = [deals.start, deals.stop] + ([deals.step] if deals.step != 1 else [])
+        shown = f"range({', '.join(map(int_text, bounds))})"
+        raise ValueError(f"deals must be a contiguous range within 0 .. 2**63-1, got {shown}")
     return deals

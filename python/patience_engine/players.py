@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from . import _core
+from ._shown import type_text
 from .games import REGISTRY
-from .limits import MAX_SQLITE_INTEGER, check_int, type_text
+from .limits import MAX_SQLITE_INTEGER, check_int
 from .reference.geoffrey import HIDDEN_CARD
 from .solver import line_text, solve
 

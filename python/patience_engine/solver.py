@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, List, Literal, Optional, Sequence, Tuple, Union, cast
 
 from . import _core
-from .limits import MAX_TABLE_BYTES, check_int, check_seconds, type_text
+from ._shown import type_text
+from .limits import MAX_TABLE_BYTES, check_int, check_seconds
 
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size in bytes (64 MiB)."""

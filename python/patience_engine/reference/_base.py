@@ -19,7 +19,8 @@ from typing import Any, ClassVar, Generic, Hashable, List, SupportsIndex, Tuple,
 
 from .._errors import IllegalMoveError
 from .._replay import replay
-from ..limits import check_int, int_text, int_value, type_text
+from .._shown import int_text, type_text
+from ..limits import check_int, int_value
 from ._cards import check_deal_number
 
 OBSERVATION_DTYPE = "uint8"
@@ -37,17 +38,17 @@ GameT = TypeVar("GameT", bound="Game[Any]")
 
 def other_type_name(value: object, expected: str) -> str:
     """``type_text(value)`` for an error message, with the type's module when its name is the one
-    expected (numpy's bool; a class of another module named as this game's move class)."""
+    expected (a class of another module named as this game's move class)."""
     name = type_text(value)
     return f"{type(value).__module__}.{name}" if name == expected else name
 
 
 def other_implementations_move(value: object, move_class: type) -> bool:
-    """Whether ``value`` is the other implementation's move of this game (its class has the
-    name of ``move_class`` in another patience_engine module); a move argument reads it by its text."""
+    """Whether ``value`` is the other implementation's move of this game (its class has the name
+    of ``move_class`` in a patience_engine module, not being it); a move argument reads it by its text."""
     cls = type(value)
-    return (cls.__name__ == move_class.__name__ and cls.__module__ != move_class.__module__
-            and cls.__module__.startswith("patience_engine."))
+    module = getattr(cls, "__module__", None)
+    return cls.__name__ == move_class.__name__ and isinstance(module, str) and module.startswith("patience_engine.")
 
 
 class Move:
@@ -275,8 +276,10 @@ class Game(Generic[MoveT]):
                 if not 0 <= number < self.NUM_ACTIONS:
                     raise
                 raise IllegalMoveError(str(error)) from None
-        if isinstance(move, self.Move):
+        if type(move) is self.Move:
             return move
+        if isinstance(move, self.Move):  # a subclass's moves would never equal the generated ones
+            return cast(MoveT, self.Move._of(move._key))
         if other_implementations_move(move, self.Move):
             return self.parse_move(str(move))
         got = other_type_name(move, self.Move.__name__)
@@ -389,6 +392,28 @@ MAX_PERFT_DEPTH = 500
 """Deepest perft accepted, as in the C++ engine (a Geoffrey King can shuttle forever)."""
 
 
+GAME_NAMES = ("RoyalMarriage", "Germaine", "Geoffrey")
+"""The game classes' names, the same in both implementations."""
+
+
+def not_a_position(state: object, function: str) -> TypeError:
+    """The TypeError of ``function()`` given ``state``, not a reference position, worded as the
+    engine's: it names the games, the module of a class of a game's name (the engine's), and how to
+    make a position of a game class given for one."""
+    kind = state if isinstance(state, type) else type(state)
+    game_name = kind.__name__ in GAME_NAMES
+    foreign = game_name and not issubclass(kind, Game)
+    if foreign:
+        shown = f"{kind.__module__}.{kind.__qualname__}"
+    else:
+        shown = kind.__qualname__ if isinstance(state, type) else type_text(state)
+    if isinstance(state, type):
+        shown = f"the class {shown}" + (f", not a position of it ({kind.__qualname__}.deal(n) makes one)"
+                                        if game_name and not foreign else "")
+    return TypeError(f"{function}() expects a reference position ({', '.join(GAME_NAMES[:-1])} or {GAME_NAMES[-1]}), "
+                     f"got {shown}")
+
+
 def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
     """Number of legal move sequences of ``depth`` moves from ``state`` (docs/rules.md "Perft").
 
@@ -397,14 +422,7 @@ def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
     non-bool bulk and ValueError for a depth outside 0 .. MAX_PERFT_DEPTH.
     """
     if not isinstance(state, Game):
-        kind = state if isinstance(state, type) else type(state)
-        game_name = kind.__name__ in ("RoyalMarriage", "Germaine", "Geoffrey")
-        foreign = game_name and not issubclass(kind, Game)
-        shown = f"{kind.__module__}.{kind.__qualname__}" if foreign else kind.__qualname__
-        if isinstance(state, type):  # the class, not a position: as the engine words it
-            shown = f"the class {shown}" + (f", not a position of it ({kind.__qualname__}.deal(n) makes one)"
-                                            if game_name and not foreign else "")
-        raise TypeError(f"perft() expects a reference position (RoyalMarriage, Germaine or Geoffrey), got {shown}")
+        raise not_a_position(state, "perft")
     depth = check_int(depth, "perft depth", 0, MAX_PERFT_DEPTH)
     if not isinstance(bulk, bool):  # as the engine: numpy's bool is refused too
         raise TypeError(f"perft bulk must be a bool, got {other_type_name(bulk, 'bool')}")

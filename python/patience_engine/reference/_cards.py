@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, List, NamedTuple, NoReturn
 
+from .._shown import quote
 from ..limits import MAX_DEAL, check_int
 
 MASK64 = (1 << 64) - 1
@@ -110,45 +111,6 @@ def zobrist_keys(seed: int, count: int) -> List[int]:
     """``count`` consecutive draws of SplitMix64(seed): a Zobrist key table."""
     rng = SplitMix64(seed)
     return [rng.next() for _ in range(count)]
-
-
-SHOWN_CHARS = 40
-"""Characters of input text an error message shows; the rest becomes ``...``."""
-
-_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# Characters that show as nothing or as a space, the C1 controls and lone surrogates (which no output
-# encoding takes): escaped in messages so that a byte-order mark or a no-break space can be seen and
-# every message can be printed (the C++ engine's kInvisible holds the same), as inclusive ranges.
-_INVISIBLE_RANGES = [
-    (0x80, 0xA0), (0xAD, 0xAD), (0x34F, 0x34F), (0x600, 0x605), (0x61C, 0x61C), (0x115F, 0x1160), (0x1680, 0x1680),
-    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2000, 0x200F), (0x2028, 0x202F), (0x205F, 0x206F), (0x3000, 0x3000),
-    (0x3164, 0x3164), (0xD800, 0xDFFF), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
-]
-
-
-def quote(text: str) -> str:
-    r"""Input text as every error message shows it, exactly as the C++ engine does.
-
-    In single quotes; backslash, quote, control characters and characters that
-    show as nothing or as a space (``_INVISIBLE_RANGES``) escaped in ``repr``'s
-    notation (a NUL would cut the C++ message); other characters as they are;
-    at most SHOWN_CHARS characters, then ``...`` after the closing quote.
-
-    >>> print(quote("7S\x00"), quote("it's"), quote("\ufeffQH\xa0"), quote("Q" * 41)[-6:])
-    '7S\x00' 'it\'s' '\ufeffQH\xa0' QQ'...
-    """
-
-    def shown_char(ch: str) -> str:
-        code = ord(ch)
-        if ch in _ESCAPES:
-            return _ESCAPES[ch]
-        if code < 0x20 or code == 0x7F or any(low <= code <= high for low, high in _INVISIBLE_RANGES):
-            return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-        return ch
-
-    shown = "".join(shown_char(ch) for ch in text[:SHOWN_CHARS])
-    return f"'{shown}'" + ("..." if len(text) > SHOWN_CHARS else "")
 
 
 def move_fail(text: str, why: str) -> NoReturn:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Set, Tuple, Union
 
+from .._shown import quote
 from ._base import Game, Move, put_card, zeros
 from ._cards import (
     RANKS,
@@ -33,7 +34,6 @@ from ._cards import (
     parse_fail_line,
     parse_rank,
     parse_suit,
-    quote,
     shuffle,
     split_lines,
     zobrist_keys,

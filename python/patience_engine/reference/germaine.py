@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
+from .._shown import quote
 from ._base import Game, Move, put_card, zeros
 from ._cards import (
     card_text,
@@ -26,7 +27,6 @@ from ._cards import (
     parse_card,
     parse_fail,
     parse_fail_line,
-    quote,
     shuffle,
     split_lines,
     zobrist_keys,

@@ -65,8 +65,7 @@ import random
 import re
 from typing import Any, Callable, List, Tuple, Union
 
-from ..limits import int_text, type_text
-from ._cards import quote
+from .._shown import int_text, quote, type_text
 
 PYSOL_GAME_IDS = {"royal-marriage": 288, "geoffrey": 492}
 """PySolFC's own game ids of the games it has, by our command-line name."""

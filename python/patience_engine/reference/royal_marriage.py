@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
+from .._shown import quote
 from ._base import NO_ACTION, Game, Move, put_card, zeros
 from ._cards import (
     card_text,
@@ -20,7 +21,6 @@ from ._cards import (
     parse_card,
     parse_fail,
     parse_fail_line,
-    quote,
     shuffle,
     split_lines,
     zobrist_keys,

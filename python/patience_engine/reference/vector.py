@@ -21,8 +21,9 @@ import os
 from typing import Any, Collection, Dict, List, Mapping, Optional, SupportsIndex, Tuple, Type
 
 from .._errors import IllegalMoveError
-from ..limits import check_int, int_text, int_value, span, type_text
-from ._base import Game, check_hidden
+from .._shown import int_text, repr_text, type_text
+from ..limits import check_int, int_value, span
+from ._base import GAME_NAMES, Game, check_hidden, not_a_position
 from ._cards import SplitMix64, check_deal_number
 
 StepResult = Tuple[List[Any], List[float], List[bool], List[bool], Dict[str, Any]]
@@ -40,7 +41,7 @@ def game_class(game: object) -> Type[Game[Any]]:
 
     if isinstance(game, str):
         if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}: expected one of {', '.join(map(repr, GAMES))}")
+            raise ValueError(f"unknown game {repr_text(game)}: expected one of {', '.join(map(repr, GAMES))}")
         return GAMES[game]
     if isinstance(game, type) and game in GAMES.values():
         return game
@@ -48,6 +49,8 @@ def game_class(game: object) -> Type[Game[Any]]:
         shown = f"{game.__module__}.{game.__qualname__}"
     elif isinstance(game, tuple(GAMES.values())):
         shown = f"a {type(game).__name__} position, not its class"
+    elif type(game).__name__ in GAME_NAMES:  # the engine's
+        shown = f"a {type(game).__module__}.{type(game).__name__} position"
     else:
         shown = type_text(game)
     raise TypeError(f"game must be a game name or a reference game class, got {shown}")
@@ -139,7 +142,7 @@ class VectorGame:
             raise TypeError(f"options must be a dict or None, got {type_text(options)}")
         for key in options:
             if key != "deals":
-                raise ValueError(f"unknown option {key!r}: the only one is 'deals'")
+                raise ValueError(f"unknown option {repr_text(key)}: the only one is 'deals'")
         if "deals" not in options:  # {}: Gymnasium passes it for no options
             return None
         deals = options["deals"]
@@ -274,7 +277,7 @@ def playouts(state: Game[Any], n: SupportsIndex, *, seed: int, max_moves: Option
     from . import GAMES
 
     if not isinstance(state, tuple(GAMES.values())):
-        raise TypeError(f"state must be a reference game position, got {type(state).__module__}.{type(state).__name__}")
+        raise not_a_position(state, "playouts")
     count = check_int(n, "n", 0)
     if count > 2**63 - 1:  # the engine's bound, worded as the engine words it
         raise ValueError(f"n must be {span(0, 2**63 - 1)}, got {int_text(count)}")

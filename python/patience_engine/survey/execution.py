@@ -29,8 +29,9 @@ from typing import Any, Callable, Dict, Generator, Iterable, Iterator, List, Opt
 from tqdm import tqdm
 
 from .._errors import MissingExtraError
-from ..games import REGISTRY
-from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int, type_text
+from .._shown import type_text
+from ..games import REGISTRY, check_game_name
+from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int
 from ..players import BaselinePlayer, HindsightPlayer, Player, check_on_reference, play_game
 from ..signature import engine_version
 from ..solver import DEFAULT_TABLE_BYTES, solve
@@ -350,8 +351,7 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
     ``MemoryError`` if the table cannot be allocated, and ``KeyboardInterrupt`` on Ctrl-C (the rows
     already written stay). A ``db`` this call created is removed if it fails before the first row.
     """
-    if game not in REGISTRY:
-        raise ValueError(f"unknown game {game!r}; choose from {', '.join(REGISTRY)}")
+    check_game_name(game)
     check_deal_range(deals)
     check_int(node_limit, "node limit", 1, MAX_SQLITE_INTEGER)
     check_int(table_bytes, "table bytes", 0, MAX_SQLITE_INTEGER)
