@@ -212,15 +212,16 @@ def _usage_error(argv: List[str], capsys: pytest.CaptureFixture[str]) -> str:
     return err
 
 
-@pytest.mark.parametrize("limit", ["inf", "nan", "1e400", "-inf", "-1", "-1e-400", "0", "x"])
+@pytest.mark.parametrize("limit", ["inf", "nan", "Infinity", "-1e400", "-inf", "-1", "-1e-400", "0", "x"])
 def test_time_limit_must_be_a_finite_positive_number(limit: str, capsys: pytest.CaptureFixture[str]) -> None:
     err = _usage_error(["solve", "germaine", "1", f"--time-limit={limit}"], capsys)
     assert "time limit must be" in err and repr(limit) in err
 
 
-def test_huge_time_limit_does_not_stop_the_search_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("limit", ["1e12", "1e400"])  # 1e400 is finite, past the floats, as the API's 10**400
+def test_huge_time_limit_does_not_stop_the_search_at_once(limit: str, capsys: pytest.CaptureFixture[str]) -> None:
     # 1e12 s used to overflow the deadline's 64-bit nanoseconds and end the search at the first poll.
-    assert main(["solve", "germaine", str(HARD_GERMAINE_DEAL), "--node-limit", "1000000", "--time-limit", "1e12"]) == 3
+    assert main(["solve", "germaine", str(HARD_GERMAINE_DEAL), "--node-limit", "1000000", "--time-limit", limit]) == 3
     assert _solve_output(capsys.readouterr().out)["nodes"] == "1,000,000"
 
 

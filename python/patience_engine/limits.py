@@ -118,11 +118,17 @@ def parse_decimal(text: str, what: str, low: int, high: Optional[int] = None) ->
 
 
 def parse_seconds(text: str, what: str) -> float:
-    """``text`` as a positive finite number of seconds (``float()``'s syntax); ``ValueError`` naming ``what``."""
+    """``text`` as a positive finite number of seconds (``float()``'s syntax); ``ValueError`` naming ``what``.
+
+    A finite number past the floats (``1e400``) is taken as the largest float, as ``check_seconds``
+    takes an int past them; ``inf`` and ``nan`` are refused.
+    """
     try:
         value = float(text)
     except ValueError:
         raise ValueError(f"{what} must be a number of seconds, got {repr_text(text)}") from None
+    if math.isinf(value) and "inf" not in text.lower():
+        value = math.copysign(sys.float_info.max, value)
     if not (value > 0 and math.isfinite(value)):
         raise ValueError(f"{what} must be a finite number of seconds > 0, got {repr_text(text)}")
     return value
