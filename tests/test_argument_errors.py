@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Iterator, List, Tuple
 import pytest
 
 import patience_engine as pe
-from patience_engine import reference
+from patience_engine import draw, reference
 
 GAMES = ["RoyalMarriage", "Germaine", "Geoffrey"]
 STUB = Path(pe.__file__).with_name("_core.pyi")
@@ -270,7 +270,7 @@ def test_whatever_the_size_of_a_value_a_message_stays_one_short_line(tmp_path: P
     db = str(tmp_path / "s.db")
     for call, error, expected in [
         (partial(run_survey, "geoffrey", range(10**5000), db=db), ValueError,
-         "deals must be a contiguous range within 0 .. 2**63-1, got range(0, an int >= 2**16609)"),
+         "deals must be a contiguous range of at least one deal within 0 .. 2**63-1, got range(0, an int >= 2**16609)"),
         (partial(run_survey, int, range(1), db=db), TypeError, "game must be a str, got the class int"),
         (partial(run_survey, [], range(1), db=db), TypeError, "game must be a str, got list"),
         (partial(pe.solve, pe.Geoffrey.deal(1), time_limit=Fraction(-(10**5000), 3)), ValueError,
@@ -362,3 +362,71 @@ def test_odd_move_classes_are_read_or_named(module: Any) -> None:
         sub = type("Sub", (reference.GeoffreyMove,), {})
         state.play(sub(text))
         assert state.move_stack == [reference.GeoffreyMove(text)]
+
+
+def test_a_method_called_on_its_class_is_told_as_cpython_tells_it() -> None:
+    for call, expected in [
+        (lambda: pe.Germaine.to_text(), "unbound method Germaine.to_text() needs an argument"),
+        (lambda: pe.Germaine.undo(1), "descriptor 'undo' for 'Germaine' objects doesn't apply to a 'int' object"),
+        (lambda: pe.Germaine.to_text(pe.Geoffrey.deal(1)),
+         "descriptor 'to_text' for 'Germaine' objects doesn't apply to a 'patience_engine._core.Geoffrey' object"),
+        (lambda: pe.VectorGame.step(), "unbound method VectorGame.step() needs an argument"),
+    ]:
+        with pytest.raises(TypeError) as raised:
+            call()
+        assert str(raised.value) == expected
+
+
+class _SaysDeals:
+    def __str__(self) -> str:
+        return "deals"
+
+
+@pytest.mark.parametrize("module", [pe, reference], ids=["cpp", "reference"])
+def test_option_keys_are_compared_not_printed(module: Any) -> None:
+    vector = module.VectorGame("germaine", 1)
+    with pytest.raises(ValueError, match=r"^unknown option an int >= 2\*\*16609: the only one is 'deals'$"):
+        vector.reset(options={10**5000: 1})
+    with pytest.raises(ValueError, match="^unknown option <"):
+        vector.reset(options={_SaysDeals(): [1]})
+
+
+def test_long_or_odd_names_are_cut_short_or_refused() -> None:
+    from patience_engine.envs import PatienceEnv, PatienceVectorEnv
+    from patience_engine.survey import check_scheduler_address
+
+    long = "x" * 10**6
+    for call, error, expected in [
+        (partial(PatienceEnv, "germaine", render_mode=long), ValueError,
+         f"render_mode must be None or 'ansi', got '{'x' * 40}'..."),
+        (partial(PatienceEnv, "germaine", impl=long), ValueError, f"impl must be 'cpp' or 'reference', got '{'x' * 40}'..."),
+        (partial(PatienceVectorEnv, "germaine", 2, impl=10**5000), ValueError,
+         "impl must be 'cpp' or 'reference', got an int >= 2**16609"),
+        (partial(PatienceVectorEnv, "germaine", 2, copy=1), TypeError, "copy must be a bool, got int"),
+        (partial(draw.to_svg, long, ""), ValueError,
+         f"unknown game '{'x' * 40}'...: expected one of 'royal-marriage', 'germaine', 'geoffrey'"),
+        (partial(draw.to_svg, 10**5000, ""), TypeError, "game must be a str, got int"),
+        (partial(check_scheduler_address, "tcp://" + long), ValueError,
+         f"scheduler address 'tcp://{'x' * 34}'... is not [SCHEME://]HOST:PORT (an IPv6 HOST in brackets, PORT a number)"),
+    ]:
+        with pytest.raises(error) as raised:
+            call()
+        assert str(raised.value) == expected
+
+
+def test_a_subclass_of_the_references_move_plays_on_the_engine() -> None:
+    sub = type("Sub", (reference.GermaineMove,), {})
+    state = pe.Germaine.deal(2)
+    state.play(sub("a3xa2"))
+    assert state.move_stack == [pe.GermaineMove("a3xa2")]
+
+
+@pytest.mark.parametrize("name", ["__class__", "__dict__", "__init__", "bool", "GermaineMove"])
+def test_odd_class_names_are_shown_alike(name: str) -> None:
+    odd = type(name, (), {"__module__": "mymod"})()
+    messages = []
+    for module in (pe, reference):
+        with pytest.raises(TypeError) as raised:
+            module.Germaine.deal(1).play(odd)
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]

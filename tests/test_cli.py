@@ -212,7 +212,7 @@ def _usage_error(argv: List[str], capsys: pytest.CaptureFixture[str]) -> str:
     return err
 
 
-@pytest.mark.parametrize("limit", ["inf", "nan", "Infinity", "-1e400", "-inf", "-1", "-1e-400", "0", "x"])
+@pytest.mark.parametrize("limit", ["inf", "nan", "Infinity", "-1e400", "-inf", "-1", "-1e-400", "0", "x", "1_0", "\u0661"])
 def test_time_limit_must_be_a_finite_positive_number(limit: str, capsys: pytest.CaptureFixture[str]) -> None:
     err = _usage_error(["solve", "germaine", "1", f"--time-limit={limit}"], capsys)
     assert "time limit must be" in err and repr(limit) in err

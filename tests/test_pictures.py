@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 from conftest import game_class
-from patience_engine import cli, draw, solve
+from patience_engine import IllegalMoveError, cli, draw, solve
 from patience_engine.viewer import delta_encode, solution_html, svg_elements, svg_tokens
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -357,6 +357,25 @@ def test_solution_page_positions_are_those_of_the_line(game: str) -> None:
 def test_solution_page_refuses_an_illegal_move() -> None:
     with pytest.raises(ValueError):
         solution_html(game_class("cpp", "royal-marriage").deal(1), ["QH"])
+    state = game_class("cpp", "germaine").deal(1)
+    legal = state.legal_moves()[0]
+    with pytest.raises(IllegalMoveError, match="^action 0 names no move"):
+        solution_html(state, [legal, 0])
+    with pytest.raises(IllegalMoveError, match=f"^illegal move {legal}: not legal in this position$"):
+        solution_html(state, [legal, legal])
+
+
+def test_solution_page_takes_what_play_takes_and_checks_its_arguments() -> None:
+    state = game_class("cpp", "germaine").deal(1)
+    moves = state.legal_moves()[:1]
+    page = solution_html(state, [m.action for m in moves])
+    assert page == solution_html(state, moves) == solution_html(state, [str(m) for m in moves])
+    with pytest.raises(TypeError, match="^moves must be a sequence of moves, got str$"):
+        solution_html(state, str(moves[0]))
+    with pytest.raises(TypeError, match="^title must be a str or None, got int$"):
+        solution_html(state, moves, title=5)
+    with pytest.raises(ValueError, match=r"^action an int >= 2\*\*16609 is outside 0 \.\. 415$"):
+        solution_html(state, [10**5000])
 
 
 def test_solve_writes_the_solution_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,7 @@ from typing import Any, List, Optional, Tuple
 
 import pytest
 
-from patience_engine import Geoffrey, Germaine, solve, survey
+from patience_engine import Geoffrey, Germaine, reference, solve, survey
 from patience_engine.cli import main
 from patience_engine.players import (
     BaselinePlayer,
@@ -200,6 +200,9 @@ def test_play_game_needs_a_geoffrey_position_and_a_player() -> None:
         play_game(Geoffrey.deal(1), "baseline")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="Geoffrey position, got Germaine"):
         View(Germaine.deal(1))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^play_game needs a patience_engine\.Geoffrey position, "
+                                        r"got patience_engine\.reference\.geoffrey\.Geoffrey$"):
+        play_game(reference.Geoffrey.deal(1), BaselinePlayer())  # type: ignore[arg-type]
 
 
 def test_blind_survey_rows_are_kept_apart_resume_and_match_play_game(tmp_path: Path) -> None:

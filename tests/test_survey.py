@@ -97,6 +97,21 @@ def test_run_survey_refuses_limits_sqlite_cannot_store(tmp_path: Path, limits: D
     assert list(tmp_path.iterdir()) == []
 
 
+def test_run_survey_refuses_an_empty_range(tmp_path: Path) -> None:
+    # It reported solved=-4 for range(5, 1) and made the file; the command line refuses 5-1 alike.
+    with pytest.raises(ValueError, match=r"^deals must be a contiguous range of at least one deal .*, got range\(5, 1\)$"):
+        survey.run_survey("royal-marriage", range(5, 1), db=str(tmp_path / "s.sqlite"), **SETTINGS)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_more_jobs_than_deals_start_one_process_a_deal(tmp_path: Path) -> None:
+    # 100,000 jobs for 2 deals started processes one by one for minutes.
+    start = time.perf_counter()
+    run = survey.run_survey("royal-marriage", range(1, 3), db=str(tmp_path / "s.sqlite"),
+                            **dict(SETTINGS, jobs=100_000))
+    assert run.solved == 2 and time.perf_counter() - start < 60
+
+
 def test_survey_progress_is_shown_only_when_asked_or_on_a_terminal(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from patience_engine import cli

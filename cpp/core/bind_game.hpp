@@ -319,6 +319,29 @@ struct ArgumentErrors {
     }
     const std::size_t end = message.find('\n', first);
     const std::string sig = message.substr(first + 7, end - first - 7);
+    const std::string name = message.substr(0, head);
+    if (sig.rfind("(self: ", 0) == 0) {
+      // A method called on its class with no position, or with another object for self: said
+      // as CPython says it of its own methods.
+      const std::string cls = sig.substr(7, sig.find_first_of(",)", 7) - 7);
+      const std::string short_cls = cls.substr(cls.rfind('.') + 1);
+      if (PyVectorcall_NARGS(nargsf) == 0) {
+        PyErr_SetString(
+            PyExc_TypeError,
+            ("unbound method " + short_cls + "." + name + "() needs an argument").c_str());
+        return nullptr;
+      }
+      const py::handle type = reinterpret_cast<PyObject*>(Py_TYPE(args[0]));
+      const std::string own = std::string(py::str(type.attr("__module__"))) + "." +
+                              std::string(py::str(type.attr("__qualname__")));
+      if (own != cls) {
+        PyErr_SetString(PyExc_TypeError,
+                        ("descriptor '" + name + "' for '" + short_cls +
+                         "' objects doesn't apply to a '" + Py_TYPE(args[0])->tp_name + "' object")
+                            .c_str());
+        return nullptr;
+      }
+    }
     Py_ssize_t given = PyVectorcall_NARGS(nargsf) - (sig.rfind("(self", 0) == 0 ? 1 : 0);
     std::string got = given
                           ? std::to_string(given) + " positional argument" + (given > 1 ? "s" : "")
@@ -333,8 +356,8 @@ struct ArgumentErrors {
     }
     const std::string params = parameters(sig);
     const std::string missing = missing_names(params, given, kwnames);
-    PyErr_SetString(PyExc_TypeError, (message.substr(0, head) + "() takes " + params + ", got " +
-                                      got + (missing.empty() ? "" : "; missing " + missing))
+    PyErr_SetString(PyExc_TypeError, (name + "() takes " + params + ", got " + got +
+                                      (missing.empty() ? "" : "; missing " + missing))
                                          .c_str());
     return nullptr;
   }
@@ -435,13 +458,16 @@ inline std::string repr_text(const py::handle& o) {
   return py::str(py::module_::import("patience_engine._shown").attr("repr_text")(o));
 }
 
-// Whether o is a move of the other implementation (the class of the same name in a
-// patience_engine module), which a move argument reads by its text.
+// Whether o is a move of the other implementation (its class, or a base of it, has the name
+// expected in a patience_engine module), which a move argument reads by its text.
 inline bool other_implementations_move(const py::handle& o, const std::string& expected) {
-  const py::handle cls = py::type::of(o);
-  const std::string module = py::str(cls.attr("__module__"));
-  return std::string(py::str(cls.attr("__name__"))) == expected &&
-         module.rfind("patience_engine.", 0) == 0;
+  for (const py::handle cls : py::type::of(o).attr("__mro__")) {  // a subclass of one too
+    const std::string module = py::str(cls.attr("__module__"));
+    if (std::string(py::str(cls.attr("__name__"))) == expected &&
+        module.rfind("patience_engine.", 0) == 0)
+      return true;
+  }
+  return false;
 }
 
 // type_name(o), with its module when it is the name expected (a class of another module named as

@@ -224,7 +224,7 @@ std::vector<std::uint64_t> option_deals(const py::object& options, int n) {
   if (!py::isinstance<py::dict>(options))
     throw py::type_error("options must be a dict or None, got " + type_name(options));
   for (const auto& item : py::reinterpret_borrow<py::dict>(options))
-    if (!py::str(item.first).equal(py::str("deals")))
+    if (!item.first.equal(py::str("deals")))
       throw py::value_error("unknown option " + repr_text(item.first) +
                             ": the only one is 'deals'");
   if (!options.contains("deals")) return deals;

@@ -62,7 +62,7 @@ def type_text(value: object) -> str:
         return f"the class {value.__qualname__}"
     cls = type(value)
     # numpy's bool is named bool too: its module tells them apart.
-    return f"{cls.__module__}.{cls.__name__}" if cls.__module__ != "builtins" and hasattr(builtins, cls.__name__) \
+    return f"{cls.__module__}.{cls.__name__}" if cls.__module__ != "builtins" and cls.__name__ in vars(builtins) \
         else cls.__name__
 
 

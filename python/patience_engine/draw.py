@@ -36,6 +36,7 @@ from typing import Any, List, Optional, Sequence, Set
 from xml.sax.saxutils import escape, quoteattr
 
 from ._errors import IllegalMoveError
+from ._shown import repr_text
 from .limits import int_value
 from .reference import Geoffrey, GeoffreyMove, Germaine, GermaineMove, RoyalMarriage, RoyalMarriageMove
 from .reference._base import check_hidden
@@ -218,12 +219,13 @@ def to_svg(game: str, text: str, highlight: Optional[Any] = None, *, hidden: boo
     the game or not legal here, TypeError when it is none of these (the messages of
     ``play()``, after ``highlight:``). ``hidden=True`` draws the position as its player
     sees it (Geoffrey's face-down cards are not named; no other game has any); TypeError
-    for a non-bool. Raises KeyError for an unknown game name.
+    for a non-bool. Raises TypeError for a game name that is not a str and ValueError for an
+    unknown one.
     """
-    from .games import REGISTRY  # the registry names this module's drawers
+    from .games import REGISTRY, check_game_name  # the registry names this module's drawers
 
     check_hidden(hidden)
-    info = REGISTRY[game]
+    info = REGISTRY[check_game_name(game)]
     reference = info.reference
     state = reference.from_text(text)
     move = None
@@ -297,5 +299,5 @@ def write_picture(svg: str, path: str) -> None:
             raise RuntimeError("writing PNG needs CairoSVG: pip install 'patience-engine[png]'") from None
         cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=path, scale=2)
     else:
-        raise ValueError(f"picture file must end in .svg or .png, got {path!r}")
+        raise ValueError(f"picture file must end in .svg or .png, got {repr_text(path)}")
 

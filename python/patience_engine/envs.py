@@ -56,7 +56,7 @@ IMPLEMENTATIONS: Dict[str, ModuleType] = {"cpp": patience_engine, "reference": r
 
 def _implementation(impl: object) -> ModuleType:
     if not isinstance(impl, str) or impl not in IMPLEMENTATIONS:
-        raise ValueError(f"impl must be 'cpp' or 'reference', got {impl!r}")
+        raise ValueError(f"impl must be 'cpp' or 'reference', got {repr_text(impl)}")
     return IMPLEMENTATIONS[impl]
 
 
@@ -87,7 +87,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
                  render_mode: Optional[str] = None, impl: str = "cpp") -> None:
         check_game_name(game)
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise ValueError(f"render_mode must be None or 'ansi', got {repr_text(render_mode)}")
         module = _implementation(impl)
         self.game = game
         self.cls: Any = module.GAMES[game]
@@ -185,6 +185,8 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     def __init__(self, game: str, num_envs: int = 1, *, hidden: bool = False, max_moves: Optional[int] = None,
                  impl: str = "cpp", copy: bool = True, max_episode_steps: Optional[int] = None) -> None:
         check_game_name(game)
+        if not isinstance(copy, bool):
+            raise TypeError(f"copy must be a bool, got {type_text(copy)}")
         if max_episode_steps is not None:
             steps = check_int(max_episode_steps, "max_episode_steps", 1, MAX_INT)
             moves = steps if max_moves is None else check_int(max_moves, "max_moves", 1, MAX_INT)

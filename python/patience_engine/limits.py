@@ -124,6 +124,8 @@ def parse_seconds(text: str, what: str) -> float:
     takes an int past them; ``inf`` and ``nan`` are refused.
     """
     try:
+        if not text.isascii() or "_" in text:  # float() reads other scripts' digits and 1_0 too
+            raise ValueError
         value = float(text)
     except ValueError:
         raise ValueError(f"{what} must be a number of seconds, got {repr_text(text)}") from None
@@ -158,8 +160,8 @@ def check_deal_range(deals: object) -> range:
     """
     if not isinstance(deals, range):
         raise TypeError(f"deals must be a range, got {type_text(deals)}")
-    if deals.step != 1 or deals.start < 0 or deals.stop - 1 > MAX_SURVEY_DEAL:
+    if deals.step != 1 or deals.start < 0 or deals.stop - 1 > MAX_SURVEY_DEAL or not deals:
         bounds = [deals.start, deals.stop] + ([deals.step] if deals.step != 1 else [])
         shown = f"range({', '.join(map(int_text, bounds))})"
-        raise ValueError(f"deals must be a contiguous range within 0 .. 2**63-1, got {shown}")
+        raise ValueError(f"deals must be a contiguous range of at least one deal within 0 .. 2**63-1, got {shown}")
     return deals

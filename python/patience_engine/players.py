@@ -59,6 +59,14 @@ def _mix(*words: int) -> int:
     return z
 
 
+def _check_engine_geoffrey(state: object, who: str) -> None:
+    """TypeError unless ``state`` is a C++ Geoffrey position; the reference's is named with its module."""
+    if not isinstance(state, _core.Geoffrey):
+        kind = type(state)
+        shown = f"{kind.__module__}.{kind.__qualname__}" if kind.__name__ == "Geoffrey" else type_text(state)
+        raise TypeError(f"{who} needs a patience_engine.Geoffrey position, got {shown}")
+
+
 class View:
     """What a Geoffrey player sees of a position: its hidden text, read into columns.
 
@@ -67,8 +75,7 @@ class View:
     """
 
     def __init__(self, state: _core.Geoffrey) -> None:
-        if not isinstance(state, _core.Geoffrey):
-            raise TypeError(f"a view needs a patience_engine.Geoffrey position, got {type_text(state)}")
+        _check_engine_geoffrey(state, "a view")
         lines = state.to_text(hidden=True).splitlines()[1:]
         self.columns: List[List[str]] = [[] if line == "-" else line.split() for line in lines]
         self.face_down = sum(column.count(HIDDEN_CARD) for column in self.columns)
@@ -284,8 +291,7 @@ def play_game(state: _core.Geoffrey, player: Player, *,
     """Play a copy of ``state`` with ``player`` until it is won, no useful move is left, or
     ``max_moves`` moves are made; ``on_move(move)`` is called after each move. ``state`` is not
     changed. Raises ``TypeError`` for a state that is not a C++ Geoffrey position."""
-    if not isinstance(state, _core.Geoffrey):
-        raise TypeError(f"play_game needs a patience_engine.Geoffrey position, got {type_text(state)}")
+    _check_engine_geoffrey(state, "play_game")
     if not isinstance(player, (HindsightPlayer, BaselinePlayer)):
         raise TypeError(f"play_game needs a HindsightPlayer or BaselinePlayer, got {type_text(player)}")
     check_int(max_moves, "max moves", 0)

@@ -27,9 +27,10 @@ import json
 import re
 from difflib import SequenceMatcher
 from itertools import accumulate
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 from xml.sax.saxutils import escape
 
+from ._shown import type_text
 from .draw import to_svg
 from .games import info_of
 
@@ -185,24 +186,29 @@ def delta_encode(documents: Sequence[Sequence[str]], tokens: Callable[[str], Seq
     return list(index), edits
 
 
-def solution_html(state: Any, moves: Sequence[Any], title: Optional[str] = None) -> str:
+def solution_html(state: Any, moves: Iterable[Any], title: Optional[str] = None) -> str:
     """One self-contained HTML page stepping through ``moves`` from ``state``.
 
     ``state`` is a position of either implementation (unchanged);
-    ``moves`` are moves or their texts, legal in turn. ``title`` defaults to
-    the game's name and the number of moves. Raises IllegalMoveError (a
-    ValueError) for a move that is not legal where it is played.
+    ``moves`` are moves as ``play()`` takes them (moves, texts or int
+    actions), legal in turn. ``title`` (a str) defaults to the game's name
+    and the number of moves. Raises what ``play()`` raises for a move
+    (IllegalMoveError, a ValueError, for one not legal where it is played)
+    and TypeError for a str or non-iterable ``moves`` or a non-str ``title``.
     """
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+        raise TypeError(f"moves must be a sequence of moves, got {type_text(moves)}")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a str or None, got {type_text(title)}")
     info = info_of(state)
     position = state.copy()
-    texts = [str(move) for move in moves]
-    positions = [position.to_text()]
-    pictures = []
-    for move in texts:
-        pictures.append(to_svg(info.name, position.to_text(), highlight=move))
+    texts, positions = [], [position.to_text()]
+    for move in moves:
         position.play(move)
+        texts.append(str(position.move_stack[-1]))
         positions.append(position.to_text())
-    pictures.append(to_svg(info.name, position.to_text()))
+    pictures = [to_svg(info.name, text, highlight=move) for text, move in zip(positions, texts)]
+    pictures.append(to_svg(info.name, positions[-1]))
     picture_tokens, picture_edits = delta_encode([svg_elements(svg) for svg in pictures], svg_tokens)
     # A position's text: its lines are the elements, each one token.
     position_tokens, position_edits = delta_encode([text.splitlines(keepends=True) for text in positions],

@@ -44,11 +44,10 @@ def other_type_name(value: object, expected: str) -> str:
 
 
 def other_implementations_move(value: object, move_class: type) -> bool:
-    """Whether ``value`` is the other implementation's move of this game (its class has the name
-    of ``move_class`` in a patience_engine module, not being it); a move argument reads it by its text."""
-    cls = type(value)
-    module = getattr(cls, "__module__", None)
-    return cls.__name__ == move_class.__name__ and isinstance(module, str) and module.startswith("patience_engine.")
+    """Whether ``value`` is the other implementation's move of this game (its class, or a base of it,
+    has the name of ``move_class`` in a patience_engine module); a move argument reads it by its text."""
+    return any(cls.__name__ == move_class.__name__ and isinstance(getattr(cls, "__module__", None), str)
+               and cls.__module__.startswith("patience_engine.") for cls in type(value).__mro__)
 
 
 class Move:

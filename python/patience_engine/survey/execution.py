@@ -29,7 +29,7 @@ from typing import Any, Callable, Dict, Generator, Iterable, Iterator, List, Opt
 from tqdm import tqdm
 
 from .._errors import MissingExtraError
-from .._shown import type_text
+from .._shown import repr_text, type_text
 from ..games import REGISTRY, check_game_name
 from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int
 from ..players import BaselinePlayer, HindsightPlayer, Player, check_on_reference, play_game
@@ -288,26 +288,26 @@ def check_scheduler_address(address: str) -> None:
 
     scheme, location = parse_address(address)
     if scheme not in backends:
-        raise ValueError(f"scheduler address {address!r}: unknown scheme {scheme!r} "
+        raise ValueError(f"scheduler address {repr_text(address)}: unknown scheme {repr_text(scheme)} "
                          f"(expected one of {', '.join(sorted(backends))})")
     if scheme == "inproc":
         return
     try:
         host, port = parse_host_port(location)
     except ValueError:  # no port, a port that is not a number, an IPv6 address without brackets
-        raise ValueError(f"scheduler address {address!r} is not [SCHEME://]HOST:PORT "
+        raise ValueError(f"scheduler address {repr_text(address)} is not [SCHEME://]HOST:PORT "
                          "(an IPv6 HOST in brackets, PORT a number)") from None
     if not host:
-        raise ValueError(f"scheduler address {address!r} has no host")
+        raise ValueError(f"scheduler address {repr_text(address)} has no host")
     bracketed = location.startswith("[")  # only an IPv6 address
     try:
         (ipaddress.IPv6Address if bracketed else ipaddress.ip_address)(host)
     except ValueError:
         if bracketed or len(host) > 253 or not _HOST_NAME.fullmatch(host):
-            raise ValueError(f"scheduler address {address!r}: {host!r} is neither an IP address nor a host name"
-                             ) from None
+            raise ValueError(f"scheduler address {repr_text(address)}: {repr_text(host)} is neither an IP address "
+                             "nor a host name") from None
     if not 1 <= port <= 65535:
-        raise ValueError(f"scheduler address {address!r}: port must be in 1 .. 65535, got {port}")
+        raise ValueError(f"scheduler address {repr_text(address)}: port must be in 1 .. 65535, got {port}")
 
 
 def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, scheduler: str,
@@ -383,7 +383,9 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         if scheduler is not None:
             rows = _solve_on_dask(game, todo, node_limit, table_bytes, scheduler, player)
         else:
-            rows = _solve_locally(game, todo, node_limit, table_bytes, jobs or default_jobs(), player)
+            # No more processes than deals to solve: each one starts at some cost.
+            workers = max(1, min(jobs or default_jobs(), count - skipped))
+            rows = _solve_locally(game, todo, node_limit, table_bytes, workers, player)
         # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
         with contextlib.closing(rows), tqdm(total=count, initial=skipped, desc=game, unit="deal",
                                             disable=not progress, file=sys.stderr) as bar:
