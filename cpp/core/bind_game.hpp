@@ -331,10 +331,9 @@ struct ArgumentErrors {
             ("unbound method " + short_cls + "." + name + "() needs an argument").c_str());
         return nullptr;
       }
-      const py::handle type = reinterpret_cast<PyObject*>(Py_TYPE(args[0]));
-      const std::string own = std::string(py::str(type.attr("__module__"))) + "." +
-                              std::string(py::str(type.attr("__qualname__")));
-      if (own != cls) {
+      // tp_name, not __module__ and __qualname__: a C entry point must not throw, and a bound
+      // class's tp_name is the dotted name the signature gives.
+      if (Py_TYPE(args[0])->tp_name != cls) {
         PyErr_SetString(PyExc_TypeError,
                         ("descriptor '" + name + "' for '" + short_cls +
                          "' objects doesn't apply to a '" + Py_TYPE(args[0])->tp_name + "' object")
