@@ -63,8 +63,8 @@ void shuffle(Card* list, int n, std::uint64_t seed) {
 }
 
 // Code points beyond ASCII that quote() escapes: C1 controls, characters that show as nothing or
-// as a space, and lone surrogates, which no output encoding takes (the same ranges as the
-// reference's _INVISIBLE_RANGES).
+// as a space, and lone surrogates, which no output encoding takes (the same ranges as
+// patience_engine._shown._INVISIBLE_RANGES).
 static constexpr char32_t kInvisible[][2] = {
     {0x80, 0xA0},       {0xAD, 0xAD},     {0x34F, 0x34F},   {0x600, 0x605},   {0x61C, 0x61C},
     {0x115F, 0x1160},   {0x1680, 0x1680}, {0x17B4, 0x17B5}, {0x180B, 0x180F}, {0x2000, 0x200F},
