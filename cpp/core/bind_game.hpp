@@ -430,32 +430,18 @@ inline void one_line_argument_errors_everywhere(py::module_& m) {
   }
 }
 
-// What an error message calls o (patience_engine._shown.type_text): its type's __name__, with its
-// module when a builtin has that name (numpy's bool), or "the class X" when o is a class.
-inline std::string type_name(const py::handle& o) {
-  if (PyType_Check(o.ptr())) return "the class " + std::string(py::str(o.attr("__qualname__")));
-  const py::handle cls = py::type::of(o);
-  const py::str name = cls.attr("__name__");
-  const std::string module = py::str(cls.attr("__module__"));
-  if (module != "builtins" && py::module_::import("builtins").attr("__dict__").contains(name))
-    return module + "." + std::string(name);
-  return name;
+// How error messages show what they refuse, by the reference's own functions in
+// patience_engine._shown (error paths only, so the call costs nothing that matters): shown(f, o)
+// is _shown.f(o).
+inline std::string shown(const char* function, const py::handle& o) {
+  return py::str(py::module_::import("patience_engine._shown").attr(function)(o));
 }
-
-// An int as an error message shows it (patience_engine._shown.int_text): its digits up to 128
-// bits, else a bound on it (Python refuses to write an int of more than 4300 digits).
-inline std::string int_text(const py::handle& n) {
-  const auto bits = n.attr("bit_length")().cast<long long>();
-  if (bits <= 128) return py::str(n);
-  return std::string("an int ") + (n < py::int_(0) ? "<= -" : ">= ") + "2**" +
-         std::to_string(bits - 1);
-}
-
-// o as an error message shows a value it refuses (patience_engine._shown.repr_text: text cut short
-// as quote() does, a huge int bounded).
-inline std::string repr_text(const py::handle& o) {
-  return py::str(py::module_::import("patience_engine._shown").attr("repr_text")(o));
-}
+// What an error message calls o: its type's name, or "the class X" for a class.
+inline std::string type_name(const py::handle& o) { return shown("type_text", o); }
+// An int as an error message shows it: its digits up to 128 bits, else a bound on it.
+inline std::string int_text(const py::handle& n) { return shown("int_text", n); }
+// Any refused value: text cut short, a huge int bounded, else its repr cut short.
+inline std::string repr_text(const py::handle& o) { return shown("repr_text", o); }
 
 // Whether o is a move of the other implementation (its class, or a base of it, has the name
 // expected in a patience_engine module), which a move argument reads by its text.
@@ -527,8 +513,7 @@ inline int action_number(const py::handle& given, int num_actions) {
 // whose type is also named bool, is named numpy.bool).
 inline bool bool_argument(const py::handle& flag, const char* what) {
   if (!py::isinstance<py::bool_>(flag))
-    throw py::type_error(std::string(what) + " must be a bool, got " +
-                         other_type_name(flag, "bool"));
+    throw py::type_error(std::string(what) + " must be a bool, got " + type_name(flag));
   return flag.cast<bool>();
 }
 

@@ -1,6 +1,6 @@
 """How error messages show the values they refuse: text, ints, types and anything else, in one
-place for the whole package (the C++ engine's messages show them alike: core/cards.cpp quote(),
-core/bind_game.hpp type_name() and int_text()).
+place for the whole package. The C++ bindings call these functions (core/bind_game.hpp
+shown()); the engine's parse errors quote text with core/cards.cpp quote(), its twin.
 
 A message stays one short line whatever it was given: text is cut after ``SHOWN_CHARS``
 characters, an int past 128 bits is shown by a bound (Python will not write more than 4300

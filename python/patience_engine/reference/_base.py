@@ -44,8 +44,10 @@ def other_type_name(value: object, expected: str) -> str:
 
 
 def other_implementations_move(value: object, move_class: type) -> bool:
-    """Whether ``value`` is the other implementation's move of this game (its class, or a base of it,
-    has the name of ``move_class`` in a patience_engine module); a move argument reads it by its text."""
+    """Whether ``value`` is a move of this game of another class: the other implementation's, a
+    subclass, a stale class after a reload (its class, or a base of it, has the name of
+    ``move_class`` in a patience_engine module); a move argument reads it by its text, as moves
+    compare equal only within one class."""
     return any(cls.__name__ == move_class.__name__ and isinstance(getattr(cls, "__module__", None), str)
                and cls.__module__.startswith("patience_engine.") for cls in type(value).__mro__)
 
@@ -277,8 +279,6 @@ class Game(Generic[MoveT]):
                 raise IllegalMoveError(str(error)) from None
         if type(move) is self.Move:
             return move
-        if isinstance(move, self.Move):  # a subclass's moves would never equal the generated ones
-            return cast(MoveT, self.Move._of(move._key))
         if other_implementations_move(move, self.Move):
             return self.parse_move(str(move))
         got = other_type_name(move, self.Move.__name__)
@@ -367,7 +367,7 @@ def _action_of(move: Move) -> int:
 def check_hidden(hidden: object) -> bool:
     """``hidden`` when it is a bool; TypeError otherwise (numpy's bool too), as every ``hidden=`` says."""
     if not isinstance(hidden, bool):
-        raise TypeError(f"hidden must be a bool, got {other_type_name(hidden, 'bool')}")  # numpy's bool
+        raise TypeError(f"hidden must be a bool, got {type_text(hidden)}")
     return hidden
 
 
@@ -424,5 +424,5 @@ def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
         raise not_a_position(state, "perft")
     depth = check_int(depth, "perft depth", 0, MAX_PERFT_DEPTH)
     if not isinstance(bulk, bool):  # as the engine: numpy's bool is refused too
-        raise TypeError(f"perft bulk must be a bool, got {other_type_name(bulk, 'bool')}")
+        raise TypeError(f"perft bulk must be a bool, got {type_text(bulk)}")
     return state.copy()._perft(depth, bulk)

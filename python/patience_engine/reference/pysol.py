@@ -63,9 +63,10 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from typing import Any, Callable, List, Tuple, Union
 
-from .._shown import int_text, quote, type_text
+from .._shown import int_text, quote, repr_text, type_text
 
 PYSOL_GAME_IDS = {"royal-marriage": 288, "geoffrey": 492}
 """PySolFC's own game ids of the games it has, by our command-line name."""
@@ -75,9 +76,6 @@ MS_MAX = (1 << 33) - 1
 
 LC_LIMIT = 32000
 """Plain numbers below this use ``LCRandom31``; from it up, the Mersenne Twister."""
-
-MAX_DIGITS = 4300
-"""Most digits Python's int() reads from text (sys.int_info.default_max_str_digits), in PySolFC too."""
 
 _MS_PATTERN = re.compile(r"ms([0-9]+)\n?\Z")
 _RANKS = "A23456789TJQK"
@@ -111,13 +109,14 @@ def parse_number(number: Union[int, str]) -> Tuple[int, bool]:
             if not cleaned.isdigit() or not cleaned.isascii():
                 raise ValueError(f"PySolFC refuses game number {quote(number)}: not a number")
             cleaned = cleaned.lstrip("0") or "0"
-            if len(cleaned) > MAX_DIGITS:  # int() refuses them, as it does in PySolFC
-                raise ValueError(f"PySolFC refuses game number {quote(number)}: more than {MAX_DIGITS} digits")
+            # int() refuses more digits, in PySolFC too; 0 (or a Python before the limit): none.
+            most: int = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+            if most and len(cleaned) > most:
+                raise ValueError(f"PySolFC refuses game number {quote(number)}: more than {most} digits")
             seed = int(cleaned)
             ms = seed < LC_LIMIT
     if seed == 0:
-        raise ValueError(f"PySolFC refuses game number {quote(number) if isinstance(number, str) else 0}: "
-                         "its generator needs a number of at least 1")
+        raise ValueError(f"PySolFC refuses game number {repr_text(number)}: its generator needs a number of at least 1")
     return seed, ms
 
 
