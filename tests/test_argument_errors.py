@@ -18,6 +18,7 @@ import pytest
 
 import patience_engine as pe
 from patience_engine import draw, reference
+from patience_engine._shown import SHOWN_CHARS
 
 GAMES = ["RoyalMarriage", "Germaine", "Geoffrey"]
 STUB = Path(pe.__file__).with_name("_core.pyi")
@@ -225,6 +226,21 @@ def test_a_class_given_for_a_value_is_named_as_a_class(game: str) -> None:
             with pytest.raises(TypeError) as raised:
                 call()
             assert str(raised.value) == f"{expected}, got the class {game}", module
+
+
+@pytest.mark.parametrize("module", [pe, reference], ids=["cpp", "reference"])
+def test_a_long_type_name_is_cut_as_long_text_is(module: Any) -> None:
+    """A message stays one short line whatever its value's class is called."""
+    long_name = type("Q" * 100_000, (), {})
+    cut = "Q" * SHOWN_CHARS + "..."
+    state = module.Germaine.deal(1)
+    play = "expected a GermaineMove, its text or an int action, got"
+    for call, expected in [(partial(state.play, long_name()), f"{play} {cut}"),
+                           (partial(state.play, long_name), f"{play} the class {cut}"),
+                           (partial(module.Germaine.deal, long_name()), f"deal number must be an int, got {cut}")]:
+        with pytest.raises(TypeError) as raised:
+            call()
+        assert str(raised.value) == expected
 
 
 @pytest.mark.parametrize("module", [pe, reference], ids=["cpp", "reference"])

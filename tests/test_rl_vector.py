@@ -345,8 +345,10 @@ def test_an_off_grid_germaine_action_is_an_illegal_move(impl: str) -> None:
 
 
 @pytest.mark.parametrize("impl", IMPLS)
-@pytest.mark.parametrize("actions, shown", [(3, "int"), (None, "NoneType"), (iter([0, 0]), "list_iterator")])
+@pytest.mark.parametrize("actions, shown", [(3, "int"), (None, "NoneType"), (iter([0, 0]), "list_iterator"),
+                                            ({0, 1}, "set"), ({0: 0, 1: 0}, "dict"), ({0: 0, 1: 0}.keys(), "dict_keys")])
 def test_actions_that_are_not_a_sequence_are_named(impl: str, actions: Any, shown: str) -> None:
+    """A set or a dict of num_envs items is refused too: it has no order to match items to slots."""
     vec = implementation(impl).VectorGame("germaine", 2)
     vec.reset(seed=1)
     with pytest.raises(TypeError, match=rf"^actions must be a sequence of num_envs ints, got {shown}$"):

@@ -24,6 +24,13 @@ std::vector<VectorEntry>& vector_entries() {
 
 namespace {
 
+// Whether value lists items in an order, as actions and deals must (a list, tuple, range or
+// array): what CPython's sequence protocol offers, text aside; never a set or a dict.
+bool is_sequence(const py::handle& value) {
+  return PySequence_Check(value.ptr()) && !py::isinstance<py::str>(value) &&
+         !py::isinstance<py::bytes>(value);
+}
+
 // An int in low .. high: an int or an integer with __index__ (a numpy integer), as actions are
 // read (int_value, core/bind_game.hpp); TypeError for anything else, bools included;
 // ValueError outside, worded as patience_engine.limits.check_int.
@@ -172,9 +179,8 @@ Actions actions_argument(const py::object& actions, int num_envs) {
   // the first item that is no integer names its slot.
   const std::string wrong =
       "actions must be a sequence of num_envs ints, got " + type_name(actions);
-  if (py::isinstance<py::str>(actions) || py::isinstance<py::bytes>(actions) ||
-      !PyObject_HasAttrString(actions.ptr(), "__len__"))
-    throw py::type_error(wrong);
+  // A set or a dict has a length but no order to match its items to slots.
+  if (!is_sequence(actions)) throw py::type_error(wrong);
   const Py_ssize_t size = PyObject_Size(actions.ptr());
   if (size < 0) {
     PyErr_Clear();
@@ -229,8 +235,7 @@ std::vector<std::uint64_t> option_deals(const py::object& options, int n) {
                             ": the only one is 'deals'");
   if (!options.contains("deals")) return deals;
   const py::object given = options["deals"];
-  if (!PySequence_Check(given.ptr()) || py::isinstance<py::str>(given) ||
-      py::isinstance<py::bytes>(given))
+  if (!is_sequence(given))
     throw py::type_error("options['deals'] must be a sequence of deal numbers, got " +
                          type_name(given));
   if (static_cast<int>(py::len(given)) != n)

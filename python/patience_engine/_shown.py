@@ -52,18 +52,24 @@ def quote(text: str) -> str:
 
 def type_text(value: object) -> str:
     """What an error message calls ``value``: its type's name (with its module when a builtin has
-    that name), or ``the class X`` when it is a class.
+    that name), or ``the class X`` when it is a class; a name is cut after ``SHOWN_CHARS``
+    characters, as input text is.
 
     >>> import numpy as np
-    >>> type_text(1.5), type_text(range), type_text(np.True_)
-    ('float', 'the class range', 'numpy.bool')
+    >>> type_text(1.5), type_text(range), type_text(np.True_), type_text(type("Q" * 41, (), {})())[-5:]
+    ('float', 'the class range', 'numpy.bool', 'QQ...')
     """
     if isinstance(value, type):
-        return f"the class {value.__qualname__}"
+        return f"the class {_cut(value.__qualname__)}"
     cls = type(value)
     # numpy's bool is named bool too: its module tells them apart.
-    return f"{cls.__module__}.{cls.__name__}" if cls.__module__ != "builtins" and cls.__name__ in vars(builtins) \
-        else cls.__name__
+    named_like_a_builtin = cls.__module__ != "builtins" and cls.__name__ in vars(builtins)
+    return _cut(f"{cls.__module__}.{cls.__name__}" if named_like_a_builtin else cls.__name__)
+
+
+def _cut(name: str) -> str:
+    """``name``, or its first ``SHOWN_CHARS`` characters and ``...``."""
+    return name if len(name) <= SHOWN_CHARS else name[:SHOWN_CHARS] + "..."
 
 
 def int_text(number: int) -> str:
@@ -94,4 +100,4 @@ def repr_text(value: object) -> str:
         text = repr(value)
     except ValueError:  # an int of more than 4300 digits inside (a Fraction's)
         return f"a {type_text(value)} too long to show"
-    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "..."
+    return _cut(text)

@@ -70,6 +70,12 @@ def episode_settings(cls: Type[Any], max_moves: object, hidden: object) -> Tuple
     return _max_moves(cls, max_moves), check_hidden(hidden)
 
 
+def _is_sequence(value: object) -> bool:
+    """Whether ``value`` lists items in an order, as actions and deals must (a list, tuple, range or
+    array), as the engine's ``PySequence_Check`` takes it, text aside: never a set or a dict."""
+    return not isinstance(value, (str, bytes, Mapping)) and isinstance(value, Collection) and hasattr(value, "__getitem__")
+
+
 def _action(value: object, slot: int) -> int:
     """An action as an int: Python and numpy ints are taken, bools and floats are not."""
     number = int_value(value)
@@ -146,8 +152,7 @@ class VectorGame:
         if "deals" not in options:  # {}: Gymnasium passes it for no options
             return None
         deals = options["deals"]
-        # Any sized sequence, as the engine's PySequence_Check takes it (a numpy array too).
-        if isinstance(deals, (str, bytes, Mapping)) or not (isinstance(deals, Collection) and hasattr(deals, "__getitem__")):
+        if not _is_sequence(deals):
             raise TypeError(f"options['deals'] must be a sequence of deal numbers, got {type_text(deals)}")
         if len(deals) != self.num_envs:
             raise ValueError(f"options['deals'] must hold num_envs = {self.num_envs} deals, got {len(deals)}")
@@ -169,7 +174,7 @@ class VectorGame:
         """
         self._started()
         try:  # a 0-d array is Sized yet has no len()
-            count = len(actions) if not isinstance(actions, (str, bytes)) else -1
+            count = len(actions) if _is_sequence(actions) else -1
         except TypeError:
             count = -1
         if count < 0:
