@@ -143,6 +143,20 @@ def test_an_illegal_action_ends_the_episode(impl: str) -> None:
         env.step(True)
 
 
+def test_the_mask_handed_out_is_the_callers(impl: str) -> None:
+    """An agent may edit info["action_mask"] in place; the game is judged by the position."""
+    env = make("geoffrey", impl)
+    _, info = env.reset(options={"deal": 2})
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    info["action_mask"][legal] = False
+    info["action_mask"][0] = True
+    assert env.step(0)[1:4] == (0.0, True, False)  # still illegal: the episode ends
+    _, info = env.reset(options={"deal": 2})
+    info["action_mask"][legal] = False
+    _, reward, terminated, _, info = env.step(legal)  # still legal: played
+    assert not terminated and "illegal_action" not in info and env.state.move_stack != []
+
+
 def test_render_needs_ansi() -> None:
     env = make("royal-marriage", "reference")
     env.reset(options={"deal": 1})
@@ -255,6 +269,25 @@ def test_a_non_int_action_is_named_in_one_line(impl: str, action: Any, shown: st
     with pytest.raises(TypeError, match=f"^action must be an int, got {shown}$"):
         env.step(action)
     assert env.step(np.int16(env.unwrapped.state.legal_actions()[0]))[2] is not None  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_vector_env_seed_seeds_np_random_as_gymnasium_does(impl: str) -> None:
+    env = PatienceVectorEnv("germaine", 2, impl=impl)
+    env.reset(seed=np.int64(5))
+    first = env.np_random.integers(2**32)
+    env.reset(seed=5)
+    assert env.np_random.integers(2**32) == first and env.np_random_seed == 5
+
+
+def test_vector_env_renders_every_slot(impl: str) -> None:
+    env = gymnasium.make_vec(ENV_IDS["geoffrey"], num_envs=2, vectorization_mode="vector_entry_point", impl=impl,
+                             render_mode="ansi")
+    env.reset(options={"deals": [1, 2]})
+    assert env.render() == tuple(reference.Geoffrey.deal(deal).to_text(hidden=True) for deal in (1, 2))
+    assert PatienceVectorEnv("germaine", 1, impl=impl).render() is None
+    with pytest.raises(ValueError, match="^render_mode must be None or 'ansi', got 'human'$"):
+        PatienceVectorEnv("germaine", 1, impl=impl, render_mode="human")
 
 
 def test_copy_false_gives_read_only_views_that_still_step() -> None:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import patience_engine
-from conftest import interrupt_after_first_line
+from conftest import DEAD_GEOFFREY_DEAL, interrupt_after_first_line
 
 LONG_PERFT = """
 import sys, patience_engine
@@ -23,9 +23,25 @@ except KeyboardInterrupt:
 """
 
 
+LONG_PLAYOUTS = """
+import sys, patience_engine
+state = patience_engine.{position}
+print("ready", flush=True)
+try:
+    patience_engine.playouts(state, 10**8, seed=1)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(3)
+"""
+
+
 @pytest.mark.timing
-def test_ctrl_c_stops_perft_within_a_second() -> None:
-    result = interrupt_after_first_line([sys.executable, "-c", LONG_PERFT])
+@pytest.mark.parametrize("script", [LONG_PERFT, LONG_PLAYOUTS.format(position="Germaine.deal(1)"),
+                                    LONG_PLAYOUTS.format(position=f"Geoffrey.deal({DEAD_GEOFFREY_DEAL})")],
+                         ids=["perft", "playouts", "playouts-of-no-move"])
+def test_ctrl_c_stops_a_long_call_within_a_second(script: str) -> None:
+    """A playout of no move (a start with none) must poll too: it used to run to the end."""
+    result = interrupt_after_first_line([sys.executable, "-c", script])
     assert (result.code, result.stdout.strip()) == (3, "interrupted")
     assert result.seconds < 1.0
 

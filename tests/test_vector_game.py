@@ -325,6 +325,20 @@ def test_playouts_arguments_are_checked() -> None:
         playouts(state, 1, seed=0, max_moves=0)
 
 
+def test_read_only_views_cannot_be_made_writeable() -> None:
+    """step() patches the observations and masks where they change and checks actions against the
+    masks, so no route from Python may write them: not setflags, not a write through .base."""
+    vec = VectorGame("germaine", 2)
+    obs, _ = vec.reset(seed=1)
+    for array in (obs, vec.action_masks):
+        with pytest.raises(ValueError):
+            array.setflags(write=True)
+        base = array.base
+        while isinstance(base, np.ndarray):
+            assert not base.flags.writeable
+            base = base.base
+
+
 def test_two_threads_on_one_batch_leave_it_consistent() -> None:
     """step() and reset() run without the GIL; the batch's lock keeps a second thread out of it."""
     vec = VectorGame("royal-marriage", 256)

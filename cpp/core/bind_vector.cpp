@@ -134,14 +134,20 @@ struct PyVectorGame {
   // A view of a buffer in the given shape, sharing the batch.
   template <class T>
   py::array view(T* buffer, std::vector<py::ssize_t> shape) const {
+    return view(py::dtype::of<T>(), buffer, std::move(shape));
+  }
+  py::array bool_view(std::uint8_t* buffer, std::vector<py::ssize_t> shape) const {
+    return view(py::dtype::of<bool>(), buffer, std::move(shape));
+  }
+
+ private:
+  // The base is a capsule, not a writeable array: numpy then refuses to make a read-only view
+  // writeable again (setflags, or a write through .base).
+  py::array view(const py::dtype& dtype, void* buffer, std::vector<py::ssize_t> shape) const {
     auto* owner = new std::shared_ptr<AnyVectorGame>(impl);
     py::capsule base(owner,
                      [](void* p) { delete static_cast<std::shared_ptr<AnyVectorGame>*>(p); });
-    return py::array(py::dtype::of<T>(), std::move(shape), {}, buffer, base);
-  }
-  py::array bool_view(std::uint8_t* buffer, std::vector<py::ssize_t> shape) const {
-    py::array a = view(buffer, std::move(shape));
-    return a.attr("view")(py::dtype::of<bool>());
+    return py::array(dtype, std::move(shape), {}, buffer, base);
   }
 };
 
@@ -169,10 +175,13 @@ Actions actions_argument(const py::object& actions, int num_envs) {
         kind == 'i' ||
         (kind == 'u' && (a.itemsize() < 8 || !a.size() ||
                          a.attr("max")().cast<std::uint64_t>() <= std::uint64_t{INT64_MAX}));
-    if (a.ndim() == 1 && a.shape(0) == num_envs && fits)
-      return Actions{
-          py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a),
-          py::object()};
+    if (a.ndim() == 1 && a.shape(0) == num_envs && fits) {
+      auto values = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+      // The batch reads its own copy: it checks and plays without the GIL, when another thread
+      // could change the caller's array between the check and the moves.
+      if (values.ptr() == a.ptr()) values = py::array_t<std::int64_t>(values.size(), values.data());
+      return Actions{values, py::object()};
+    }
   }
   // Anything else (a list, whose ints numpy would merge with bools; a uint64 beyond int64;
   // Python ints beyond it; floats, strs) is read item by item as the reference reads it, so that

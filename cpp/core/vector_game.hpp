@@ -264,6 +264,7 @@ void playouts(const G& start, std::int64_t n, std::uint64_t seed, int max_moves,
       interrupt.tick();
     }
     out[k] = g.score();
+    interrupt.tick();  // a game of no move counts too, so a start with none answers Ctrl-C
   }
 }
 

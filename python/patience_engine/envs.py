@@ -60,6 +60,11 @@ def _implementation(impl: object) -> ModuleType:
     return IMPLEMENTATIONS[impl]
 
 
+def _check_render_mode(render_mode: object) -> None:
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode must be None or 'ansi', got {repr_text(render_mode)}")
+
+
 def _spaces(game: str) -> Tuple[spaces.Box, spaces.Discrete]:
     cls = REGISTRY[game].reference
     return (spaces.Box(0, 1, shape=cls.OBSERVATION_SHAPE, dtype=np.uint8), spaces.Discrete(cls.NUM_ACTIONS))
@@ -86,8 +91,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
     def __init__(self, game: str, *, hidden: bool = False, max_moves: Optional[int] = None,
                  render_mode: Optional[str] = None, impl: str = "cpp") -> None:
         check_game_name(game)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {repr_text(render_mode)}")
+        _check_render_mode(render_mode)
         module = _implementation(impl)
         self.game = game
         self.cls: Any = module.GAMES[game]
@@ -97,12 +101,11 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
         self.num_actions: int = self.cls.NUM_ACTIONS
         self.state: Any = None
         self.moves = 0
-        self._mask = np.zeros(self.num_actions, dtype=bool)
 
     def _observe(self) -> Tuple[ObsArray, Dict[str, Any]]:
+        # A new mask each time: the caller owns it, and step() asks the position, not the mask.
         obs = np.asarray(self.state.observation(hidden=self.hidden), dtype=np.uint8)
-        self._mask = np.asarray(self.state.legal_action_mask(), dtype=bool)
-        return obs, {"action_mask": self._mask}
+        return obs, {"action_mask": np.asarray(self.state.legal_action_mask(), dtype=bool)}
 
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[ObsArray, Dict[str, Any]]:
@@ -137,12 +140,12 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
             raise TypeError(f"action must be an int, got {type_text(action)}")
         if not 0 <= chosen < self.num_actions:
             raise ValueError(f"action {int_text(chosen)} is outside 0 .. {self.num_actions - 1}")
-        if not self._mask[chosen]:
+        if not self.state.is_legal(chosen):
             # An illegal action ends the episode as pgx's games do, so that any action of the
             # space can be stepped (Gymnasium's checker samples the space unmasked); it earns
             # nothing and forgoes the rest of the score.
             obs, info = self._observe()
-            if self._mask.any():
+            if not self.state.is_over:
                 info["illegal_action"] = True
             return obs, 0.0, True, False, info
         before = self.state.score
@@ -168,7 +171,8 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     ``(num_envs, *OBSERVATION_SHAPE)``, rewards float32, flags bool, actions an int array of
     ``num_envs``; ``info["action_mask"]`` is the VectorGame's ``action_masks`` (bool,
     ``(num_envs, NUM_ACTIONS)``). Autoreset is NEXT_STEP. ``reset(seed=s)`` re-seeds the
-    VectorGame's SplitMix64 generator (an int seed; deals and nothing else are drawn);
+    VectorGame's SplitMix64 generator (an int seed; deals and nothing else are drawn) and
+    ``np_random`` as Gymnasium does;
     ``options={"deals": [...]}`` gives each slot's deal. ``max_episode_steps`` (what
     ``make_vec(..., max_episode_steps=n)`` passes) is ``max_moves`` under Gymnasium's name, a step
     being one move; ValueError when both are given and differ. ``step`` and ``reset`` are one call
@@ -177,14 +181,18 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     the default copies them. Unlike ``PatienceEnv``, an illegal action in any slot raises
     ``IllegalMoveError`` naming the slot and the action, with no slot changed (the batch does
     not end an episode on one): draw actions from ``info["action_mask"]``, not from
-    ``action_space.sample()``. No render mode.
+    ``action_space.sample()``. ``render()`` (``render_mode="ansi"``) gives a tuple of every
+    slot's text, hidden like the observations.
     """
 
-    metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
 
     def __init__(self, game: str, num_envs: int = 1, *, hidden: bool = False, max_moves: Optional[int] = None,
-                 impl: str = "cpp", copy: bool = True, max_episode_steps: Optional[int] = None) -> None:
+                 impl: str = "cpp", copy: bool = True, max_episode_steps: Optional[int] = None,
+                 render_mode: Optional[str] = None) -> None:
         check_game_name(game)
+        _check_render_mode(render_mode)
+        self.render_mode = render_mode
         if not isinstance(copy, bool):
             raise TypeError(f"copy must be a bool, got {type_text(copy)}")
         if max_episode_steps is not None:
@@ -209,9 +217,10 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[ObsArray, Dict[str, Any]]:
         """Deal into every slot (``VectorGame.reset``); returns ``(obs, info)``."""
-        # No super().reset(seed=...): the VectorGame draws the deals, and Gymnasium's seeding would
-        # refuse a numpy int that VectorGame.reset takes.
         obs, _ = self.vector.reset(seed=seed, options=options)
+        # np_random as Gymnasium seeds it, after VectorGame has checked the seed: Gymnasium's
+        # seeding refuses a numpy int, which VectorGame takes.
+        super().reset(seed=None if seed is None else int_value(seed))
         return self._array(obs, np.uint8), self._info()
 
     def step(self, actions: npt.NDArray[np.int64]) -> Tuple[ObsArray, Any, Any, Any, Dict[str, Any]]:
@@ -219,6 +228,13 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
         obs, reward, terminated, truncated, _ = self.vector.step(actions)
         return (self._array(obs, np.uint8), self._array(reward, np.float32), self._array(terminated, bool),
                 self._array(truncated, bool), self._info())
+
+    def render(self) -> Optional[Tuple[str, ...]]:
+        """Every slot's text (hidden like the observations) when ``render_mode="ansi"``, else None;
+        RuntimeError before ``reset()``."""
+        if self.render_mode != "ansi":
+            return None
+        return tuple(self.vector.state(i).to_text(hidden=self.vector.hidden) for i in range(self.num_envs))
 
 
 ENV_IDS: Dict[str, str] = {name: f"patience_engine/{info.reference.__name__}-v0" for name, info in REGISTRY.items()}
