@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from conftest import game_class
@@ -93,8 +94,17 @@ def test_numbers_too_long_for_int_are_refused_in_one_short_line(impl: str) -> No
 
 
 def test_non_number_types_are_type_errors(impl: str) -> None:
-    with pytest.raises(TypeError):
-        game_class(impl, "geoffrey").from_pysol(1.0)
+    for number, shown in [(1.0, "float"), (True, "bool"), (np.True_, "numpy.bool")]:
+        with pytest.raises(TypeError, match=f"^PySolFC game number must be an int or a str, got {shown}$"):
+            game_class(impl, "geoffrey").from_pysol(number)
+
+
+def test_numpy_integers_are_game_numbers_as_in_deal(impl: str) -> None:
+    geoffrey = game_class(impl, "geoffrey")
+    assert geoffrey.from_pysol(np.int64(5)) == geoffrey.from_pysol(5)
+    assert geoffrey.from_pysol(np.uint64(40000)) == geoffrey.from_pysol(40000)  # the Mersenne Twister's range
+    with pytest.raises(ValueError, match="^PySolFC refuses game number -1: game numbers are not negative$"):
+        geoffrey.from_pysol(np.int8(-1))
 
 
 def test_germaine_has_no_pysolfc_game(impl: str) -> None:

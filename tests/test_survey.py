@@ -741,11 +741,35 @@ def test_report_of_files_repeating_a_survey_checks_that_they_agree(
     assert main(["report", first, second]) == 0
     out = capsys.readouterr().out
     assert "deals 12  won" in out, "each deal counted once"
-    assert "repeated rows: 4 deals appear in more than one file with the same settings; 4 agree" in out
+    assert "repeated rows: 4 deals appear in more than one file with the same settings; 4 repeated rows agree" in out
+    third = str(tmp_path / "c.sqlite")
+    shutil.copy(second, third)
+    assert main(["report", first, second, third]) == 0
+    assert ("repeated rows: 8 deals appear in more than one file with the same settings; 12 repeated rows agree"
+            in capsys.readouterr().out), "deals 5-8 are in all three files: each deal counted once"
     connection = sqlite3.connect(second)
     with connection:
         connection.execute("UPDATE deals SET nodes = nodes + 1 WHERE deal = 6")
     connection.close()
     assert main(["report", first, second]) == 1
     out = capsys.readouterr().out
-    assert "3 agree in every field but seconds, 1 do not" in out and "Geoffrey deal 6: nodes differ" in out
+    assert "3 repeated rows agree in every field but seconds, 1 do not" in out and "Geoffrey deal 6: nodes differ" in out
+
+
+WORKER_LEFT_BEHIND = """
+import multiprocessing
+from patience_engine.survey.execution import _worker
+survey_end, worker_end = multiprocessing.Pipe()
+stop_reader, stop_writer = multiprocessing.Pipe(duplex=False)
+survey_end.send([1])
+survey_end.close()
+_worker(worker_end, stop_reader, "royal-marriage", 1000, 1 << 16, None)
+print("returned")
+"""
+
+
+def test_a_worker_whose_survey_has_gone_returns_quietly() -> None:
+    """A survey that stops on one worker's error (a table too big) closes every pipe at once; a worker
+    still sending its result must return, not print a BrokenPipeError traceback under the one-line error."""
+    done = subprocess.run([sys.executable, "-c", WORKER_LEFT_BEHIND], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "returned\n", "")

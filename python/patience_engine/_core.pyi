@@ -50,7 +50,7 @@ class RoyalMarriage:
     @staticmethod
     def parse_move(text: str) -> RoyalMarriageMove: ...
     @classmethod
-    def from_pysol(cls, number: Union[int, str]) -> RoyalMarriage:
+    def from_pysol(cls, number: Union[SupportsIndex, str]) -> RoyalMarriage:
         """PySolFC's opening layout for game number ``number`` (attached by ``patience_engine``)."""
     def to_svg(self, highlight: Union[RoyalMarriageMove, str, SupportsIndex, None] = None, *, hidden: bool = False) -> str:
         """This position drawn as an SVG document (attached by ``patience_engine``; see ``draw.to_svg``)."""
@@ -117,7 +117,7 @@ class Germaine:
     @staticmethod
     def parse_move(text: str) -> GermaineMove: ...
     @classmethod
-    def from_pysol(cls, number: Union[int, str]) -> Germaine:
+    def from_pysol(cls, number: Union[SupportsIndex, str]) -> Germaine:
         """PySolFC's opening layout for game number ``number`` (attached by ``patience_engine``)."""
     def to_svg(self, highlight: Union[GermaineMove, str, SupportsIndex, None] = None, *, hidden: bool = False) -> str:
         """This position drawn as an SVG document (attached by ``patience_engine``; see ``draw.to_svg``)."""
@@ -187,7 +187,7 @@ class Geoffrey:
     @staticmethod
     def parse_move(text: str) -> GeoffreyMove: ...
     @classmethod
-    def from_pysol(cls, number: Union[int, str]) -> Geoffrey:
+    def from_pysol(cls, number: Union[SupportsIndex, str]) -> Geoffrey:
         """PySolFC's opening layout for game number ``number`` (attached by ``patience_engine``)."""
     def to_svg(self, highlight: Union[GeoffreyMove, str, SupportsIndex, None] = None, *, hidden: bool = False) -> str:
         """This position drawn as an SVG document (attached by ``patience_engine``; see ``draw.to_svg``)."""

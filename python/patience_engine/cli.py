@@ -489,8 +489,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     print(survey.format_report(survey.summarize(rows), TITLES, comparisons)
           if rows else f"{', '.join(args.db)}: no rows")
     if merged.agreeing or merged.disagreeing:
-        print(f"\nrepeated rows: {merged.agreeing + len(merged.disagreeing):,} deals appear in more than one file "
-              f"with the same settings; {merged.agreeing:,} agree in every field but seconds, "
+        print(f"\nrepeated rows: {merged.repeated_deals:,} deals appear in more than one file "
+              f"with the same settings; {merged.agreeing:,} repeated rows agree in every field but seconds, "
               f"{len(merged.disagreeing):,} do not")
         for first, repeat in merged.disagreeing[:10]:
             fields = [f for f in survey.Row._fields if f != "seconds" and getattr(first, f) != getattr(repeat, f)]

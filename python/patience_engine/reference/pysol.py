@@ -64,9 +64,10 @@ from __future__ import annotations
 import random
 import re
 import sys
-from typing import Any, Callable, List, Tuple, Union
+from typing import Any, Callable, List, SupportsIndex, Tuple, Union
 
 from .._shown import int_text, quote, repr_text, type_text
+from ..limits import int_value
 
 PYSOL_GAME_IDS = {"royal-marriage": 288, "geoffrey": 492}
 """PySolFC's own game ids of the games it has, by our command-line name."""
@@ -82,21 +83,23 @@ _RANKS = "A23456789TJQK"
 _PYSOL_SUITS = "CSHD"
 
 
-def parse_number(number: Union[int, str]) -> Tuple[int, bool]:
+def parse_number(number: Union[SupportsIndex, str]) -> Tuple[int, bool]:
     """Read a PySolFC game number, an int or the text a PySolFC user types.
 
     Returns ``(seed, ms)``: the integer and whether it selects PySolFC's
     Microsoft-compatible generator (an ``ms`` prefix or a number below 32000).
     Raises ValueError for what PySolFC refuses (0, ``ms0``, an ``ms`` number
     above ``2**33 - 1``, text that is not a number, a negative int) and
-    TypeError for anything but an int or a str.
+    TypeError for anything but an int (an integer with ``__index__``, as ``deal()`` takes) or a str.
     """
-    if isinstance(number, bool) or not isinstance(number, (int, str)):
-        raise TypeError(f"PySolFC game number must be an int or a str, got {type_text(number)}")
-    if isinstance(number, int):
-        if number < 0:
-            raise ValueError(f"PySolFC refuses game number {int_text(number)}: game numbers are not negative")
-        seed, ms = number, number < LC_LIMIT
+    if not isinstance(number, str):
+        value = int_value(number)
+        if value is None:
+            raise TypeError(f"PySolFC game number must be an int or a str, got {type_text(number)}")
+        if value < 0:
+            raise ValueError(f"PySolFC refuses game number {int_text(value)}: game numbers are not negative")
+        number = value
+        seed, ms = value, value < LC_LIMIT
     else:
         match = _MS_PATTERN.match(number)
         if match:
@@ -144,7 +147,7 @@ def _mt_randint(seed: int) -> Callable[[int], int]:
     return lambda n: int(generator.random() * (n + 1))
 
 
-def talon(number: Union[int, str]) -> List[str]:
+def talon(number: Union[SupportsIndex, str]) -> List[str]:
     """The 52 cards of the shuffled talon before any shuffle hook, bottom card first (steps 1-6).
 
     Cards are our two-character texts (``'QH'``). Raises as ``parse_number``.
@@ -162,7 +165,7 @@ def talon(number: Union[int, str]) -> List[str]:
     return cards
 
 
-def royal_marriage_text(number: Union[int, str]) -> str:
+def royal_marriage_text(number: Union[SupportsIndex, str]) -> str:
     """PySolFC's Royal Marriage (game 288) for ``number`` in our text format (step 8).
 
     Raises as ``parse_number``.
@@ -175,7 +178,7 @@ def royal_marriage_text(number: Union[int, str]) -> str:
     return "\n".join(" ".join(row[i:i + 13]) for i in range(0, 52, 13))
 
 
-def geoffrey_text(number: Union[int, str]) -> str:
+def geoffrey_text(number: Union[SupportsIndex, str]) -> str:
     """PySolFC's Geoffrey (game 492) for ``number`` in our text format (step 9).
 
     Raises as ``parse_number``.
@@ -199,7 +202,7 @@ def geoffrey_text(number: Union[int, str]) -> str:
 _LAYOUTS = {"royal-marriage": royal_marriage_text, "geoffrey": geoffrey_text}
 
 
-def layout_text(game: str, number: Union[int, str]) -> str:
+def layout_text(game: str, number: Union[SupportsIndex, str]) -> str:
     """PySolFC's opening layout of ``game`` (a command-line name) for ``number``, in our text format.
 
     Raises ValueError for a game PySolFC does not have (Germaine 2-Move) and
@@ -214,7 +217,7 @@ def layout_text(game: str, number: Union[int, str]) -> str:
 def install(cls: Any, game: str) -> None:
     """Give a game class (either implementation) the classmethod ``from_pysol(number)``."""
 
-    def from_pysol(klass: Any, number: Union[int, str]) -> Any:
+    def from_pysol(klass: Any, number: Union[SupportsIndex, str]) -> Any:
         """PySolFC's opening layout for game number ``number`` (an int or PySolFC's text, ``'ms'`` prefix allowed).
 
         Raises ValueError when PySolFC refuses the number (such as 0) or has no such game.

@@ -182,19 +182,23 @@ def _worker(link: multiprocessing.connection.Connection, stop: multiprocessing.c
             game: str, node_limit: int, table_bytes: int, player: Optional[Player]) -> None:
     """A local worker process: solve each task (deal numbers) received on ``link``, send back its rows or error.
 
-    Returns when the survey process closes ``link``.
+    Returns when the survey process closes ``link``, even in the middle of a receive or a send (it
+    stops on another worker's error without waiting for this one).
     """
     _worker_start(stop)
     while True:
         try:
             task = link.recv()
-        except EOFError:
+        except (EOFError, OSError):
             return
         try:
             result: Any = solve_deals(game, task, node_limit, table_bytes, player)
         except Exception as error:  # MemoryError for the table too: the survey process raises it
             result = error
-        link.send(result)
+        try:
+            link.send(result)
+        except OSError:  # BrokenPipeError, ConnectionResetError
+            return
 
 
 def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, jobs: int,

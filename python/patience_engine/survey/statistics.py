@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .store import THOUGHTFUL, Row, Settings
 
@@ -156,6 +156,8 @@ class Merged:
     """The first row of each (settings, deal), in the order read."""
     agreeing: int
     """Rows dropped as repeats equal to the kept row in every field but ``seconds``."""
+    repeated_deals: int
+    """(settings, deal) pairs read more than once: with three files one deal can repeat twice."""
     disagreeing: List[Tuple[Row, Row]]
     """(kept row, repeat) pairs that differ in more than ``seconds``: one engine version computed two
     results for one deal, which a deterministic engine never does (a fault, or a file edited by hand)."""
@@ -167,14 +169,17 @@ def merge_rows(rows: Sequence[Row]) -> Merged:
     A survey run twice (in two files, locally and on a Dask cluster) must give the same rows.
     """
     kept: Dict[Tuple[Settings, int], Row] = {}
+    repeated: Set[Tuple[Settings, int]] = set()
     agreeing = 0
     disagreeing = []
     for row in rows:
-        first = kept.setdefault((row.settings, row.deal), row)
+        key = (row.settings, row.deal)
+        first = kept.setdefault(key, row)
         if first is row:
             continue
+        repeated.add(key)
         if first._replace(seconds=0.0) == row._replace(seconds=0.0):
             agreeing += 1
         else:
             disagreeing.append((first, row))
-    return Merged(list(kept.values()), agreeing, disagreeing)
+    return Merged(list(kept.values()), agreeing, len(repeated), disagreeing)
