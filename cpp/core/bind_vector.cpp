@@ -176,11 +176,11 @@ Actions actions_argument(const py::object& actions, int num_envs) {
         (kind == 'u' && (a.itemsize() < 8 || !a.size() ||
                          a.attr("max")().cast<std::uint64_t>() <= std::uint64_t{INT64_MAX}));
     if (a.ndim() == 1 && a.shape(0) == num_envs && fits) {
-      auto values = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
-      // The batch reads its own copy: it checks and plays without the GIL, when another thread
-      // could change the caller's array between the check and the moves.
-      if (values.ptr() == a.ptr()) values = py::array_t<std::int64_t>(values.size(), values.data());
-      return Actions{values, py::object()};
+      // Used in place when it is contiguous int64: the batch reads it once, into its own copy
+      // (VectorGame<G>::check_and_step).
+      return Actions{
+          py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a),
+          py::object()};
     }
   }
   // Anything else (a list, whose ints numpy would merge with bools; a uint64 beyond int64;
@@ -372,8 +372,7 @@ void bind_vector(py::module_& m) {
             {
               py::gil_scoped_release release;
               const std::lock_guard<std::mutex> lock(*v.batch);
-              fault = v.impl->check(data);
-              if (fault.slot < 0) v.impl->step(data);
+              fault = v.impl->check_and_step(data);
             }
             if (fault.slot >= 0) raise_fault(v, fault, a);
             return py::make_tuple(v.observations, v.rewards, v.terminated, v.truncated, py::dict());

@@ -28,13 +28,12 @@ class AnyVectorGame {
   virtual void seed(std::uint64_t s) = 0;
   // Runs without the GIL.
   virtual void reset(const std::uint64_t* deals) = 0;
-  // The first slot that cannot play its action (VectorGame<G>::check); runs without the GIL.
-  virtual StepFault check(const std::int64_t* actions) const = 0;
+  // VectorGame<G>::check_and_step: the first slot that cannot play its action, else every slot
+  // stepped; runs without the GIL.
+  virtual StepFault check_and_step(const std::int64_t* actions) = 0;
   // The text of the move an action names ("3:9S>5"), or "names no move" for an action of the space
   // that names none (a Germaine direction off the grid), as the reference's message says.
   virtual std::string move_text(int action) const = 0;
-  // Runs without the GIL.
-  virtual void step(const std::int64_t* actions) = 0;
   virtual void sample(std::int64_t* out) = 0;
   // A copy of slot i's position as a Python game object. The position is copied under the
   // caller's lock of the batch, which is released before any Python object is made: making one
@@ -70,7 +69,9 @@ class AnyVectorGameOf final : public AnyVectorGame {
   int num_envs() const override { return v_.num_envs(); }
   void seed(std::uint64_t s) override { v_.seed(s); }
   void reset(const std::uint64_t* deals) override { v_.reset(deals); }
-  StepFault check(const std::int64_t* actions) const override { return v_.check(actions); }
+  StepFault check_and_step(const std::int64_t* actions) override {
+    return v_.check_and_step(actions);
+  }
   std::string move_text(int action) const override {
     try {
       return G::move_text(G::move_of_action(action));
@@ -78,7 +79,6 @@ class AnyVectorGameOf final : public AnyVectorGame {
       return "names no move";
     }
   }
-  void step(const std::int64_t* actions) override { v_.step(actions); }
   void sample(std::int64_t* out) override { v_.sample(out); }
   py::object state(int i, std::unique_lock<std::mutex> batch) const override {
     const G position = v_.position(i);

@@ -4,6 +4,7 @@
 // (core/bind_vector.hpp) exposes the buffers as numpy arrays.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -131,7 +132,8 @@ class VectorGame {
         mask_(static_cast<std::size_t>(num_envs) * G::kNumActions),
         reward_(static_cast<std::size_t>(num_envs)),
         terminated_(static_cast<std::size_t>(num_envs)),
-        truncated_(static_cast<std::size_t>(num_envs)) {}
+        truncated_(static_cast<std::size_t>(num_envs)),
+        actions_(static_cast<std::size_t>(num_envs)) {}
 
   int num_envs() const { return n_; }
   void seed(std::uint64_t s) { rng_ = SplitMix64{s}; }
@@ -152,6 +154,16 @@ class VectorGame {
         return StepFault{i, a, false};
     }
     return StepFault{};
+  }
+
+  // check() then step() on a copy of actions, read once: the caller's buffer may change while
+  // the batch works (another thread writing it without the GIL), and a value changed between the
+  // check and the move would play an unchecked action.
+  StepFault check_and_step(const std::int64_t* actions) {
+    std::copy(actions, actions + n_, actions_.begin());
+    const StepFault fault = check(actions_.data());
+    if (fault.slot < 0) step(actions_.data());
+    return fault;
   }
 
   // Plays each slot's action (check() having passed), or resets a slot whose episode ended at the
@@ -197,7 +209,7 @@ class VectorGame {
   // The bytes a slot costs: its position, legal actions, counters and buffer rows.
   static constexpr std::size_t bytes_per_position() {
     return sizeof(G) + sizeof(LegalActions<G>) + sizeof(int) + 1 + kObservationSize +
-           G::kNumActions + sizeof(float) + 2;
+           G::kNumActions + sizeof(float) + 2 + sizeof(std::int64_t);
   }
 
   const G& position(int i) const { return pos_[i]; }
@@ -239,6 +251,7 @@ class VectorGame {
   std::vector<float> reward_;
   std::vector<std::uint8_t> terminated_;
   std::vector<std::uint8_t> truncated_;
+  std::vector<std::int64_t> actions_;  // check_and_step()'s copy
 };
 
 // n random games from start with one SplitMix64(seed): at each move legal[draw() % len] of the
