@@ -7,6 +7,7 @@ games stepped one position at a time.
 
 from __future__ import annotations
 
+import collections
 import copy
 from typing import Any, List
 
@@ -346,7 +347,8 @@ def test_an_off_grid_germaine_action_is_an_illegal_move(impl: str) -> None:
 
 @pytest.mark.parametrize("impl", IMPLS)
 @pytest.mark.parametrize("actions, shown", [(3, "int"), (None, "NoneType"), (iter([0, 0]), "list_iterator"),
-                                            ({0, 1}, "set"), ({0: 0, 1: 0}, "dict"), ({0: 0, 1: 0}.keys(), "dict_keys")])
+                                            ({0, 1}, "set"), ({0: 0, 1: 0}, "dict"), ({0: 0, 1: 0}.keys(), "dict_keys"),
+                                            (collections.UserDict({0: 0, 1: 0}), "UserDict")])
 def test_actions_that_are_not_a_sequence_are_named(impl: str, actions: Any, shown: str) -> None:
     """A set or a dict of num_envs items is refused too: it has no order to match items to slots."""
     vec = implementation(impl).VectorGame("germaine", 2)
@@ -404,3 +406,30 @@ def test_numpy_integers_are_ints(impl: str) -> None:
             module.playouts(state, bad, seed=0)
         with pytest.raises(TypeError, match=f"^max_moves must be an int, got {shown}$"):
             module.VectorGame("royal-marriage", 2, max_moves=bad)
+
+
+class _OldStyleSequence:
+    """A sequence by __len__ and __getitem__ alone, as CPython's sequence protocol defines one."""
+
+    def __init__(self, items: List[int], length: int) -> None:
+        self.items, self.length = items, length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, i: int) -> int:
+        return self.items[i]
+
+
+def test_both_implementations_take_the_same_sequences() -> None:
+    """An old-style sequence is taken by both; one whose len() is not what it yields is refused by both."""
+    vecs = [implementation(impl).VectorGame("germaine", 2) for impl in IMPLS]
+    for vec in vecs:
+        vec.reset(seed=3)
+    actions = [int(a) for a in vecs[0].sample_legal_actions()]
+    assert actions == [int(a) for a in vecs[1].sample_legal_actions()]
+    rewards = [list(vec.step(_OldStyleSequence(actions, 2))[1]) for vec in vecs]
+    assert rewards[0] == rewards[1]
+    for vec in vecs:
+        with pytest.raises(ValueError, match=r"^actions must hold num_envs = 2 actions, got 1$"):
+            vec.step(_OldStyleSequence(actions[:1], 2))

@@ -442,6 +442,8 @@ inline std::string type_name(const py::handle& o) { return shown("type_text", o)
 inline std::string int_text(const py::handle& n) { return shown("int_text", n); }
 // Any refused value: text cut short, a huge int bounded, else its repr cut short.
 inline std::string repr_text(const py::handle& o) { return shown("repr_text", o); }
+// A class of another module as a message names it: "module.Qualname", cut short.
+inline std::string qualified_name(const py::handle& cls) { return shown("qualified_name", cls); }
 
 // Whether o is a move of the other implementation (its class, or a base of it, has the name
 // expected in a patience_engine module), which a move argument reads by its text.
@@ -459,8 +461,7 @@ inline bool other_implementations_move(const py::handle& o, const std::string& e
 // this game's move class).
 inline std::string other_type_name(const py::handle& o, const std::string& expected) {
   const std::string name = type_name(o);
-  if (name != expected) return name;
-  return std::string(py::str(py::type::of(o).attr("__module__"))) + "." + name;
+  return name == expected ? qualified_name(py::type::of(o)) : name;
 }
 
 // The UTF-8 bytes of a str argument; TypeError "<what> must be a str, got <type>" (the reference's
@@ -671,10 +672,10 @@ py::tuple solve_position(const py::handle& state, const SolveOptions& opt,
   bool same_name = false;
   for (const auto& game : games) same_name = same_name || name == game.name;
   const bool ours = same_name && module == "patience_engine._core";
-  std::string got = same_name && !ours ? module + "." + name : is_class ? name : type_name(state);
-  if (is_class)
-    got = "the class " + got +
-          (ours ? ", not a position of it (" + name + ".deal(n) makes one)" : std::string());
+  // type_name() says "the class X" for a class.
+  std::string got =
+      same_name && !ours ? (is_class ? "the class " : "") + qualified_name(cls) : type_name(state);
+  if (is_class && ours) got += ", not a position of it (" + name + ".deal(n) makes one)";
   throw py::type_error(function + "() expects a patience_engine position (" + names + "), got " +
                        got);
 }

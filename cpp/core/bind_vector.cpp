@@ -25,10 +25,12 @@ std::vector<VectorEntry>& vector_entries() {
 namespace {
 
 // Whether value lists items in an order, as actions and deals must (a list, tuple, range or
-// array): what CPython's sequence protocol offers, text aside; never a set or a dict.
+// array): what CPython's sequence protocol offers, text aside; never a set or a mapping (a class
+// with __getitem__ passes PySequence_Check, so a Mapping that is no dict would).
 bool is_sequence(const py::handle& value) {
   return PySequence_Check(value.ptr()) && !py::isinstance<py::str>(value) &&
-         !py::isinstance<py::bytes>(value);
+         !py::isinstance<py::bytes>(value) &&
+         !py::isinstance(value, py::module_::import("collections.abc").attr("Mapping"));
 }
 
 // An int in low .. high: an int or an integer with __index__ (a numpy integer), as actions are
@@ -76,11 +78,10 @@ const VectorEntry& entry_of_game(const py::object& game) {
   for (const VectorEntry& entry : vector_entries())
     if (cls.is(entry.cls)) return entry;
   const py::handle type = py::isinstance<py::type>(game) ? game : py::type::of(game);
-  const std::string module = py::str(type.attr("__module__")),
-                    name = py::str(type.attr("__name__"));
+  const std::string name = py::str(type.attr("__name__"));
   bool game_name = false;
   for (const auto& g : game_functions()) game_name = game_name || name == g.name;
-  std::string shown = module + "." + std::string(py::str(type.attr("__qualname__")));
+  std::string shown = qualified_name(type);
   if (!py::isinstance<py::type>(game)) {
     bool ours = false;
     for (const VectorEntry& entry : vector_entries())

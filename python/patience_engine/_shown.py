@@ -67,6 +67,16 @@ def type_text(value: object) -> str:
     return _cut(f"{cls.__module__}.{cls.__name__}" if named_like_a_builtin else cls.__name__)
 
 
+def qualified_name(cls: type) -> str:
+    """A class as a message names one of another module: its module, a dot and its qualified name,
+    each cut as ``type_text`` cuts a name.
+
+    >>> qualified_name(range), qualified_name(type("Q" * 41, (), {}))[-6:]
+    ('builtins.range', 'QQQ...')
+    """
+    return f"{_cut(str(cls.__module__))}.{_cut(cls.__qualname__)}"
+
+
 def _cut(name: str) -> str:
     """``name``, or its first ``SHOWN_CHARS`` characters and ``...``."""
     return name if len(name) <= SHOWN_CHARS else name[:SHOWN_CHARS] + "..."

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from . import _core
-from ._shown import type_text
+from ._shown import qualified_name, type_text
 from .games import REGISTRY
 from .limits import MAX_SQLITE_INTEGER, check_int
 from .reference.geoffrey import HIDDEN_CARD
@@ -63,7 +63,7 @@ def _check_engine_geoffrey(state: object, who: str) -> None:
     """TypeError unless ``state`` is a C++ Geoffrey position; the reference's is named with its module."""
     if not isinstance(state, _core.Geoffrey):
         kind = type(state)
-        shown = f"{kind.__module__}.{kind.__qualname__}" if kind.__name__ == "Geoffrey" else type_text(state)
+        shown = qualified_name(kind) if kind.__name__ == "Geoffrey" else type_text(state)
         raise TypeError(f"{who} needs a patience_engine.Geoffrey position, got {shown}")
 
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, Hashable, List, SupportsIndex, Tuple,
 
 from .._errors import IllegalMoveError
 from .._replay import replay
-from .._shown import int_text, type_text
+from .._shown import int_text, qualified_name, type_text
 from ..limits import check_int, int_value
 from ._cards import check_deal_number
 
@@ -40,7 +40,7 @@ def other_type_name(value: object, expected: str) -> str:
     """``type_text(value)`` for an error message, with the type's module when its name is the one
     expected (a class of another module named as this game's move class)."""
     name = type_text(value)
-    return f"{type(value).__module__}.{name}" if name == expected else name
+    return qualified_name(type(value)) if name == expected else name
 
 
 def other_implementations_move(value: object, move_class: type) -> bool:
@@ -403,12 +403,11 @@ def not_a_position(state: object, function: str) -> TypeError:
     game_name = kind.__name__ in GAME_NAMES
     foreign = game_name and not issubclass(kind, Game)
     if foreign:
-        shown = f"{kind.__module__}.{kind.__qualname__}"
-    else:
-        shown = kind.__qualname__ if isinstance(state, type) else type_text(state)
-    if isinstance(state, type):
-        shown = f"the class {shown}" + (f", not a position of it ({kind.__qualname__}.deal(n) makes one)"
-                                        if game_name and not foreign else "")
+        shown = ("the class " if isinstance(state, type) else "") + qualified_name(kind)
+    else:  # "the class X" for a class
+        shown = type_text(state)
+        if isinstance(state, type) and game_name:
+            shown += f", not a position of it ({kind.__qualname__}.deal(n) makes one)"
     return TypeError(f"{function}() expects a reference position ({', '.join(GAME_NAMES[:-1])} or {GAME_NAMES[-1]}), "
                      f"got {shown}")
 

@@ -21,7 +21,7 @@ import os
 from typing import Any, Collection, Dict, List, Mapping, Optional, SupportsIndex, Tuple, Type
 
 from .._errors import IllegalMoveError
-from .._shown import int_text, repr_text, type_text
+from .._shown import int_text, qualified_name, repr_text, type_text
 from ..limits import check_int, int_value, span
 from ._base import GAME_NAMES, Game, check_hidden, not_a_position
 from ._cards import SplitMix64, check_deal_number
@@ -46,11 +46,11 @@ def game_class(game: object) -> Type[Game[Any]]:
     if isinstance(game, type) and game in GAMES.values():
         return game
     if isinstance(game, type):
-        shown = f"{game.__module__}.{game.__qualname__}"
+        shown = qualified_name(game)
     elif isinstance(game, tuple(GAMES.values())):
         shown = f"a {type(game).__name__} position, not its class"
     elif type(game).__name__ in GAME_NAMES:  # the engine's
-        shown = f"a {type(game).__module__}.{type(game).__name__} position"
+        shown = f"a {qualified_name(type(game))} position"
     else:
         shown = type_text(game)
     raise TypeError(f"game must be a game name or a reference game class, got {shown}")
@@ -72,8 +72,9 @@ def episode_settings(cls: Type[Any], max_moves: object, hidden: object) -> Tuple
 
 def _is_sequence(value: object) -> bool:
     """Whether ``value`` lists items in an order, as actions and deals must (a list, tuple, range or
-    array), as the engine's ``PySequence_Check`` takes it, text aside: never a set or a dict."""
-    return not isinstance(value, (str, bytes, Mapping)) and isinstance(value, Collection) and hasattr(value, "__getitem__")
+    array): what the engine's ``PySequence_Check`` takes (a class with ``__getitem__``), text
+    aside; never a set or a mapping."""
+    return not isinstance(value, (str, bytes, Mapping)) and hasattr(type(value), "__getitem__")
 
 
 def _action(value: object, slot: int) -> int:
@@ -179,9 +180,14 @@ class VectorGame:
             count = -1
         if count < 0:
             raise TypeError(f"actions must be a sequence of num_envs ints, got {type_text(actions)}")
-        if count != self.num_envs:
-            raise ValueError(f"actions must hold num_envs = {self.num_envs} actions, got {count}")
+
+        def check_count(got: int) -> None:
+            if got != self.num_envs:
+                raise ValueError(f"actions must hold num_envs = {self.num_envs} actions, got {got}")
+
+        check_count(count)
         chosen = [_action(value, slot) for slot, value in enumerate(actions)]
+        check_count(len(chosen))  # again: a sequence's len() need not be what it yields
         for slot, action in enumerate(chosen):
             if self._ended[slot] or self._states[slot].is_over:
                 continue
