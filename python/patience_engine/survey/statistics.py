@@ -157,7 +157,7 @@ class Merged:
     agreeing: int
     """Rows dropped as repeats equal to the kept row in every field but ``seconds``."""
     repeated_deals: int
-    """(settings, deal) pairs read more than once: with three files one deal can repeat twice."""
+    """Deals read more than once under the same settings; with three files a deal can repeat twice."""
     disagreeing: List[Tuple[Row, Row]]
     """(kept row, repeat) pairs that differ in more than ``seconds``: one engine version computed two
     results for one deal, which a deterministic engine never does (a fault, or a file edited by hand)."""
