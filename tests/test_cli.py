@@ -195,6 +195,46 @@ def test_file_that_is_not_utf8_is_named(tmp_path: Path, capsys: pytest.CaptureFi
     assert f"{position}: not UTF-8" in capsys.readouterr().err
 
 
+def test_a_file_too_long_to_be_a_position_is_refused_unread(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # perft geoffrey --file /dev/zero read until the kernel killed it for memory.
+    assert main(["perft", "geoffrey", "--file", "/dev/zero"]) == 2
+    assert capsys.readouterr().err == ("patience: error: /dev/zero: longer than 1,048,576 bytes, which no "
+                                       "position's text is\n")
+
+
+def test_a_file_error_names_the_file_and_a_byte_order_mark_is_dropped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    position = tmp_path / "row.txt"
+    position.write_bytes("\ufeffQH 3C 9D 2S 3S KH\n".encode("utf-8"))
+    assert main(["perft", "royal-marriage", "--file", str(position), "--depth", "1"]) == 0
+    position.write_text("QH 3C ZZ KH\n", encoding="utf-8")
+    assert main(["perft", "royal-marriage", "--file", str(position), "--depth", "1"]) == 2
+    assert capsys.readouterr().err == f"patience: error: {position}: line 1, token 3 'ZZ': unknown card\n"
+
+
+def test_file_from_a_closed_stdin_is_a_clear_error() -> None:
+    child = subprocess.run([sys.executable, "-m", "patience_engine.cli", "perft", "geoffrey", "--file", "-"],
+                           capture_output=True, text=True, preexec_fn=lambda: os.close(0), timeout=60)
+    assert (child.returncode, child.stderr) == (2, "patience: error: --file -: standard input is closed\n")
+
+
+def test_a_memory_error_without_a_message_says_out_of_memory(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_memory(args: object) -> int:
+        raise MemoryError
+
+    monkeypatch.setattr(cli, "cmd_deal", no_memory)
+    assert main(["deal", "germaine", "1"]) == 2
+    assert capsys.readouterr().err == "patience: error: out of memory\n"
+
+
+def test_play_refuses_a_table_too_big_before_any_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "geoffrey", "1", "--table-bytes", str(2**63 - 1)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"patience: error: out of memory (transposition table of {2**63 - 1:,} bytes)\n"
+
+
 def test_perft_takes_one_position_source(tmp_path: Path) -> None:
     position = tmp_path / "row.txt"
     position.write_text("QH 3C 9D 2S 3S KH", encoding="utf-8")

@@ -426,6 +426,26 @@ def test_solve_html_path_that_cannot_be_a_page_fails_before_the_search(
     assert captured.out == "" and message in captured.err
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc, where no file can be made")
+def test_solve_html_where_no_file_can_be_made_fails_before_the_search(capsys: pytest.CaptureFixture[str]) -> None:
+    # os.access said yes for /proc/x.html (root may write anywhere): the search ran, then the page failed.
+    assert cli.main(["solve", "royal-marriage", "3", "--html", "/proc/x.html"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("patience: error: [Errno ")
+    assert captured.err.endswith(": '/proc/x.html'\n")
+
+
+def test_solve_html_check_leaves_no_file_and_keeps_an_old_page(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    page = tmp_path / "rm.html"
+    monkeypatch.setattr(cli, "_solve_with_progress", lambda state, args: (_ for _ in ()).throw(KeyboardInterrupt))
+    assert cli.main(["solve", "royal-marriage", "3", "--html", str(page)]) == 130
+    assert not page.exists(), "the check made no page"
+    page.write_text("old")
+    assert cli.main(["solve", "royal-marriage", "3", "--html", str(page)]) == 130
+    assert page.read_text() == "old", "the check did not truncate it"
+
+
 def test_solve_prints_its_result_before_the_html_page_fails(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     def failing_page(*args: Any, **kwargs: Any) -> str:

@@ -261,7 +261,7 @@ def test_dask_blind_rows_equal_local_rows(tmp_path: Path) -> None:
     player = HindsightPlayer(**FAST)
     survey.run_survey("geoffrey", range(1, 7), db=local, jobs=1, progress=False, player=player)
     with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         survey.run_survey("geoffrey", range(1, 7), db=on_dask, scheduler=cluster.scheduler_address,
                           progress=False, player=player)
 

@@ -107,9 +107,49 @@ def test_run_survey_refuses_an_empty_range(tmp_path: Path) -> None:
 def test_more_jobs_than_deals_start_one_process_a_deal(tmp_path: Path) -> None:
     # 100,000 jobs for 2 deals started processes one by one for minutes.
     start = time.perf_counter()
-    run = survey.run_survey("royal-marriage", range(1, 3), db=str(tmp_path / "s.sqlite"),
-                            **dict(SETTINGS, jobs=100_000))
+    most = survey.JOBS_PER_CPU * survey.default_jobs()
+    run = survey.run_survey("royal-marriage", range(1, 3), db=str(tmp_path / "s.sqlite"), **dict(SETTINGS, jobs=most))
     assert run.solved == 2 and time.perf_counter() - start < 60
+
+
+def test_more_jobs_than_the_cpus_can_run_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # --jobs 100000 --deals 1-100000 started 100,000 processes, each with a table of its own.
+    most = survey.JOBS_PER_CPU * survey.default_jobs()
+    with pytest.raises(ValueError, match=rf"^jobs must be at most {most}, 4 local processes for each of the "
+                                         rf"{survey.default_jobs()} CPUs .*, got {most + 1}$"):
+        survey.run_survey("royal-marriage", range(1, 3), db=str(tmp_path / "s.sqlite"), **dict(SETTINGS, jobs=most + 1))
+    assert main(["survey", "royal-marriage", "--deals", "1-2", "--jobs", "1", "--scheduler", "tcp://127.0.0.1:1",
+                 "--db", str(tmp_path / "s.sqlite")]) == 2
+    assert capsys.readouterr().err == ("patience: error: give jobs (local processes) or scheduler (a Dask cluster), "
+                                       "not both\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_survey_failing_early_keeps_a_new_file_another_survey_has_opened(tmp_path: Path) -> None:
+    # The first survey of a new file, failing before its first row, removed the file a second
+    # survey had opened meanwhile: the second's rows went to a file no longer there.
+    db = str(tmp_path / "s.sqlite")
+    first = survey.claim_database(db)
+    second = survey.claim_database(db)
+    assert first.created and not second.created
+    survey.release_database(db, first, failed=True)
+    assert os.path.exists(db)
+    survey.insert_rows(second.connection, [Row("germaine", 1, "won", 64, 1, 0.1, "a1xa2", True, "v", 1, 1)])
+    survey.release_database(db, second, failed=False)
+    assert [row.deal for row in survey.read_rows(db)] == [1]
+    alone = survey.claim_database(str(tmp_path / "t.sqlite"))
+    survey.release_database(str(tmp_path / "t.sqlite"), alone, failed=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"], "alone, it leaves nothing"
+
+
+def test_a_database_name_that_sqlite_could_read_as_a_uri_names_that_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # --db file:b.sqlite was checked as ./file:b.sqlite and written as ./b.sqlite; :memory: crashed.
+    monkeypatch.chdir(tmp_path)
+    for name in ["file:b.sqlite", ":memory:"]:
+        survey.run_survey("royal-marriage", range(1, 3), db=name, jobs=1, **SETTINGS)
+        assert [row.deal for row in survey.read_rows(name)] == [1, 2]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [":memory:", "file:b.sqlite"]
 
 
 def test_survey_progress_is_shown_only_when_asked_or_on_a_terminal(
@@ -225,8 +265,8 @@ def test_a_survey_killed_part_way_resumes_to_the_same_rows(tmp_path: Path) -> No
     assert sorted(p.name for p in tmp_path.iterdir()) == ["killed.sqlite", "whole.sqlite"]
 
 
-def _descendants(pid: int) -> Set[int]:
-    """The processes below ``pid``: its children, theirs and so on (from /proc)."""
+def _descendants(pid: int, depth: int = 1 << 30) -> Set[int]:
+    """The processes below ``pid``: its children, theirs and so on to ``depth`` levels (from /proc)."""
     parents: Dict[int, int] = {}
     for entry in os.listdir("/proc"):
         try:
@@ -236,8 +276,10 @@ def _descendants(pid: int) -> Set[int]:
             continue
     found: Set[int] = set()
     level = {pid}
-    while level:
+    for _ in range(depth):
         level = {child for child, parent in parents.items() if parent in level}
+        if not level:
+            break
         found |= level
     return found
 
@@ -309,6 +351,21 @@ def test_ctrl_c_ends_a_multi_worker_survey_at_once(tmp_path: Path, group: bool) 
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the worker processes in /proc")
+def test_a_dead_worker_is_a_one_line_error(tmp_path: Path) -> None:
+    # A worker killed (by the kernel, out of memory) gave a RuntimeError traceback.
+    with _slow_survey(tmp_path) as (child, processes):
+        # The workers are the fork server's children; the fork server and resource tracker are the survey's.
+        for worker in processes - _descendants(child.pid, depth=1):
+            os.kill(worker, signal.SIGKILL)
+        code = child.wait(timeout=30)
+    assert code == 2
+    assert (tmp_path / "stderr.txt").read_text() == (
+        "patience: error: a survey worker process was killed by SIGKILL (out of memory? 3 workers hold a table "
+        f"of {TABLE_BYTES:,} bytes each); the rows written so far are kept\n")
+    assert [row.deal for row in survey.read_rows(str(tmp_path / "s.sqlite"))] == [713]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the worker processes in /proc")
 def test_kill_9_of_a_survey_ends_its_workers(tmp_path: Path) -> None:
     with _slow_survey(tmp_path) as (child, processes):
         child.kill()
@@ -353,7 +410,7 @@ def _corrupt_survey(path: Path) -> None:
 
 @pytest.mark.parametrize("make, message", [
     (lambda p: p.write_text("game,deal\ngermaine,1\n"), "not an SQLite database"),
-    (lambda p: p.write_bytes(b""), "not an SQLite database"),
+    (lambda p: p.write_bytes(b""), "is an empty file, not a survey database; left untouched"),
     (_foreign_sqlite, "another application"),
     (_corrupt_survey, "corrupt"),
 ])
@@ -382,7 +439,7 @@ def test_dask_run_gives_the_rows_of_a_local_run(tmp_path: Path) -> None:
     local, on_dask = tmp_path / "local.sqlite", tmp_path / "dask.sqlite"
     survey.run_survey("geoffrey", range(1, 13), db=str(local), jobs=2, **SETTINGS)
     with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         survey.run_survey("geoffrey", range(1, 13), db=str(on_dask), scheduler=cluster.scheduler_address,
                           **SETTINGS)
     assert without_seconds(survey.read_rows(str(on_dask))) == without_seconds(survey.read_rows(str(local)))
@@ -461,6 +518,20 @@ def test_report_plot_writes_a_png(tmp_path: Path) -> None:
     _hand_made(db)
     assert main(["report", str(db), "--plot", str(png)]) == 0
     assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+@pytest.mark.parametrize("path", ["survey", "survey.svg", "."])
+def test_report_plot_path_must_end_in_png(tmp_path: Path, capsys: pytest.CaptureFixture[str], path: str) -> None:
+    # matplotlib wrote survey.png for "survey" (over any such file), SVG for .svg, and ..png for ".".
+    db = tmp_path / "hand.sqlite"
+    _hand_made(db)
+    with pytest.raises(SystemExit) as exit:
+        main(["report", str(db), "--plot", str(tmp_path / path)])
+    assert exit.value.code == 2
+    assert f"the plot file must end in .png, got '{tmp_path / path}'" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hand.sqlite"]
+    with pytest.raises(ValueError, match=r"^the plot file must end in \.png, got "):
+        survey.plot(survey.read_rows(str(db)), str(tmp_path / path), {})
 
 
 def test_a_survey_of_the_widest_range_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -625,10 +696,10 @@ def test_a_wal_file_whose_shm_cannot_be_made_is_read_as_immutable(
 
 
 @contextlib.contextmanager
-def _tmpfs(directory: Path) -> Iterator[Path]:
-    """A fresh tmpfs mounted at ``directory``; skips the test where mounting is not permitted."""
+def _tmpfs(directory: Path, size: str = "16m") -> Iterator[Path]:
+    """A fresh tmpfs of ``size`` mounted at ``directory``; skips the test where mounting is not permitted."""
     directory.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(directory)],
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(directory)],
                       capture_output=True).returncode != 0:
         pytest.skip("mounting a tmpfs is not permitted here (needs root and CAP_SYS_ADMIN)")
     try:
@@ -636,6 +707,19 @@ def _tmpfs(directory: Path) -> Iterator[Path]:
     finally:
         # Lazy: a connection a failed assertion left open must not keep the mount.
         subprocess.run(["umount", "--lazy", str(directory)], check=True)
+
+
+@pytest.mark.skipif(shutil.which("mount") is None, reason="needs mount(8)")
+def test_a_full_disk_is_a_one_line_error_and_keeps_the_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # sqlite3.OperationalError "database or disk is full" came out as a traceback.
+    with _tmpfs(tmp_path / "tiny", "64k") as tiny:
+        db = tiny / "s.sqlite"
+        assert main(["survey", "royal-marriage", "--deals", "1-100000", "--jobs", "1", "--node-limit", "1",
+                     "--table-bytes", "0", "--db", str(db)]) == 2
+        assert capsys.readouterr().err == (f"patience: error: {db}: cannot write the survey database "
+                                           "(database or disk is full)\n")
+        rows = survey.read_rows(str(db))
+        assert 0 < len(rows) < 100_000 and [row.deal for row in rows] == list(range(1, len(rows) + 1))
 
 
 @pytest.mark.skipif(shutil.which("mount") is None, reason="needs mount(8)")
@@ -724,7 +808,8 @@ def test_only_unknown_solves_just_the_deals_left_unknown(tmp_path: Path, capsys:
                  "--table-bytes", str(TABLE_BYTES), "--db", db]) == 0
     again = {r.deal for r in survey.read_rows(db) if r.node_limit == 2_000_000}
     assert again == unknown, "only the deals no row settles, deal 9 (no row at all) not"
-    assert f"solved {len(unknown):,}, already in {db} {9 - len(unknown):,}" in capsys.readouterr().out
+    assert (f"solved {len(unknown):,}, skipped {9 - len(unknown):,} that {db} does not leave unknown under other "
+            "limits") in capsys.readouterr().out
     run = survey.run_survey("germaine", range(1, 10), db=db, jobs=1, node_limit=2_000_000, table_bytes=TABLE_BYTES,
                             progress=False, only_unknown=True)
     assert (run.solved, run.skipped) == (0, 9), "a rerun finds them done"

@@ -19,7 +19,7 @@ import pytest
 
 import patience_engine as pe
 from conftest import GAME_NAMES, game_class
-from patience_engine import IllegalMoveError, VectorGame, playouts
+from patience_engine import IllegalMoveError, VectorGame, playouts, reference
 from patience_engine.reference._cards import SplitMix64  # pure Python: no engine code
 
 
@@ -261,8 +261,11 @@ def test_playouts_name_what_is_missing_or_too_big() -> None:
         playouts(state, n=3)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match=r"; missing n, seed$"):
         playouts(state)  # type: ignore[call-arg]
-    with pytest.raises(MemoryError, match=rf"^playouts of n = {2**62} games: their int32 scores do not fit in memory$"):
-        playouts(state, 2**62, seed=0)
+    for play, start in [(playouts, state), (reference.playouts, reference.Germaine.deal(1))]:
+        # The reference played 2**40 games for hours where the engine refused at once.
+        for n in [2**40, 2**62]:
+            with pytest.raises(MemoryError, match=rf"^playouts of n = {n} games: their int32 scores do not fit in memory$"):
+                play(start, n, seed=0)
 
 
 def python_playouts(start: Any, n: int, seed: int, max_moves: int) -> List[int]:

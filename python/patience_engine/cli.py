@@ -65,15 +65,34 @@ def _pysol_number(text: str) -> str:
     return text
 
 
+def _png_path(text: str) -> str:
+    """An argparse type: a file name ending in .png."""
+    if not text.lower().endswith(".png"):
+        raise argparse.ArgumentTypeError(f"the plot file must end in .png, got {text!r}")
+    return text
+
+
+# A position's text is under 2 KB; a file much longer is not one (and /dev/zero never ends).
+MAX_POSITION_FILE_BYTES = 1 << 20
+
+
 def _read_text(path: str) -> str:
-    """The text of a position file ('-': stdin); ValueError naming the file when it is not UTF-8."""
+    """The text of a position file ('-': stdin), at most MAX_POSITION_FILE_BYTES, a UTF-8 byte-order
+    mark dropped; ValueError naming the file when it is longer or not UTF-8, or stdin is closed."""
+    name = "standard input" if path == "-" else path
+    if path == "-":
+        if sys.stdin is None:  # started with stdin closed (`patience ... --file - <&-`)
+            raise ValueError("--file -: standard input is closed")
+        data = sys.stdin.buffer.read(MAX_POSITION_FILE_BYTES + 1)
+    else:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_POSITION_FILE_BYTES + 1)
+    if len(data) > MAX_POSITION_FILE_BYTES:
+        raise ValueError(f"{name}: longer than {MAX_POSITION_FILE_BYTES:,} bytes, which no position's text is")
     try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+        raise ValueError(f"{name}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 def _position(impl: str, game: str, args: argparse.Namespace) -> Any:
@@ -82,7 +101,10 @@ def _position(impl: str, game: str, args: argparse.Namespace) -> Any:
     if getattr(args, "file", None) is not None:
         if getattr(args, "file_text", None) is None:
             args.file_text = _read_text(args.file)  # read once: stdin cannot be read twice
-        return cls.from_text(args.file_text)
+        try:
+            return cls.from_text(args.file_text)
+        except ValueError as error:
+            raise ValueError(f"{'standard input' if args.file == '-' else args.file}: {error}") from None
     if getattr(args, "pysol", None) is not None:
         return cls.from_pysol(args.pysol)
     return cls.deal(args.deal)
@@ -338,14 +360,21 @@ def _print_solution(game: str, solution: Solution) -> None:
 
 def _check_page_path(path: str) -> None:
     """Raise OSError now, not after a search that may take hours, if the --html page cannot be
-    written to ``path`` (empty, a directory, no such directory, no permission)."""
+    written to ``path`` (empty, a directory, no such directory, no permission, a file system that
+    takes no new file): by opening it for writing, without truncating it, and removing a file this
+    made (os.access says yes to root everywhere, /proc and /sys too)."""
     directory = os.path.dirname(os.path.abspath(path)) if path else ""
     if not path or not os.path.isdir(directory):
         raise FileNotFoundError(errno.ENOENT, "no such directory for the --html page", path)
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, "the --html page would replace a directory", path)
-    if not os.access(path if os.path.exists(path) else directory, os.W_OK):
-        raise PermissionError(errno.EACCES, "no permission to write the --html page", path)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        descriptor = os.open(path, os.O_WRONLY)  # an existing page, replaced after the search
+    else:
+        os.unlink(path)
+    os.close(descriptor)
 
 
 # PATIENCE_PROGRESS=1 shows the progress of `patience solve`, `perft` and `survey` even when stderr is no terminal, 0 never.
@@ -442,6 +471,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     state = _position("cpp", args.game, args)
     player = _player(args)
     assert player is not None
+    if isinstance(player, players.HindsightPlayer):
+        # The thread's table is made at its first solve: one too big for memory fails here, before any output.
+        solve(state, node_limit=1, table_bytes=player.table_bytes)
     print(f"{TITLES[args.game]}, {_source(args)}, player {player.name}", flush=True)
     print(_for_terminal(state.to_text(hidden=True)), flush=True)
     count = 0
@@ -470,8 +502,12 @@ def cmd_survey(args: argparse.Namespace) -> int:
     run = survey.run_survey(args.game, args.deals, db=args.db, jobs=args.jobs, node_limit=node_limit,
                             table_bytes=table_bytes, scheduler=args.scheduler, player=player,
                             only_unknown=args.only_unknown, progress=_show_progress())
+    skipped = (f"skipped {run.skipped:,} that {args.db} does not leave unknown under other limits"
+               if args.only_unknown else f"already in {args.db} {run.skipped:,}")
+    meanwhile = (f" ({run.written_meanwhile:,} of them written first by another survey of {args.db})"
+                 if run.written_meanwhile else "")
     print(f"{TITLES[args.game]}, deals {args.deals.start}-{args.deals.stop - 1}: "
-          f"{'solved' if player is None else 'played'} {run.solved:,}, already in {args.db} {run.skipped:,}")
+          f"{'solved' if player is None else 'played'} {run.solved:,}{meanwhile}, {skipped}")
     for game, version, limit, table, who in run.other_settings:
         print(f"note: {args.db} also holds {TITLES[game]} rows of engine {version}, node limit {limit:,}, "
               f"table {table:,} bytes, player {who}; they are kept apart", file=sys.stderr)
@@ -587,7 +623,7 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="winnability and solver effort from a survey file")
     report.add_argument("db", metavar="FILE", nargs="+",
                         help="survey databases written by 'patience survey', read together")
-    report.add_argument("--plot", metavar="PNG",
+    report.add_argument("--plot", metavar="PNG", type=_png_path,
                         help="also draw nodes per deal and winnability to PNG (needs patience-engine[plot])")
     report.set_defaults(func=cmd_report)
 
@@ -650,7 +686,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except (OSError, ValueError, MemoryError, MissingExtraError) as error:
-        print(f"patience: error: {error}", file=sys.stderr)
+        # A MemoryError from Python itself has no message.
+        print(f"patience: error: {str(error) or 'out of memory'}", file=sys.stderr)
         return 2
 
 

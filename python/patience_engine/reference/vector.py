@@ -294,13 +294,20 @@ def playouts(state: Game[Any], n: SupportsIndex, *, seed: int, max_moves: Option
         raise ValueError(f"n must be {span(0, 2**63 - 1)}, got {int_text(count)}")
     rng = SplitMix64(check_deal_number(seed, "seed"))
     limit = _max_moves(type(state), max_moves)
-    scores = []
-    for _ in range(count):
+    # The list first, as the engine makes its array first: n too many fails at once, not after hours.
+    too_many = MemoryError(f"playouts of n = {count} games: their int32 scores do not fit in memory")
+    if hasattr(os, "sysconf") and count > os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4:
+        raise too_many  # the engine's bound: n int32 scores beyond the machine's memory
+    try:
+        scores = [0] * count
+    except (MemoryError, OverflowError):
+        raise too_many from None
+    for k in range(count):
         game = state.copy()
         for _ in range(limit):
             legal = game.legal_moves()
             if not legal:
                 break
             game.play(legal[rng.next() % len(legal)])
-        scores.append(game.score)  # type: ignore[attr-defined]
+        scores[k] = game.score  # type: ignore[attr-defined]
     return scores

@@ -17,6 +17,7 @@ import contextlib
 import ipaddress
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.process
 import os
 import re
 import signal
@@ -40,11 +41,11 @@ from .store import (
     THOUGHTFUL,
     Row,
     Settings,
-    close_database,
+    claim_database,
     done_deals,
     insert_rows,
-    open_database,
     other_settings,
+    release_database,
     unsettled_deals,
 )
 
@@ -57,11 +58,14 @@ class SurveyRun:
     """What ``run_survey`` did."""
 
     solved: int
-    """Deals solved and written by this run."""
+    """Deals solved by this run."""
     skipped: int
-    """Deals of the range already in the database with the same settings."""
+    """Deals of the range not solved: already in the database with the same settings (with
+    ``only_unknown``: also those no row leaves unknown)."""
     other_settings: Tuple[Settings, ...]
     """Other (game, engine version, node limit, table bytes, player) of the same game in the file, kept apart."""
+    written_meanwhile: int = 0
+    """Deals this run solved that another survey on the same file wrote first (its rows kept)."""
 
 
 def solve_deal(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
@@ -130,6 +134,11 @@ class _Tasks:
             self._seconds += row.seconds
             self._rows += 1
             yield row
+
+
+JOBS_PER_CPU = 4
+"""``run_survey`` refuses more local processes than this many per CPU: a deal is solved on one CPU, so
+more only share them (and each holds a table of its own)."""
 
 
 def default_jobs() -> int:
@@ -201,6 +210,15 @@ def _worker(link: multiprocessing.connection.Connection, stop: multiprocessing.c
             return
 
 
+def _worker_died(worker: multiprocessing.process.BaseProcess, jobs: int, table_bytes: int) -> ChildProcessError:
+    """The error for a local worker process that ended in the middle of its work."""
+    worker.join(1)
+    code = worker.exitcode
+    how = "ended unexpectedly" if code is None or code >= 0 else f"was killed by {signal.Signals(-code).name}"
+    return ChildProcessError(f"a survey worker process {how} (out of memory? {jobs} workers hold a table of "
+                             f"{table_bytes:,} bytes each); the rows written so far are kept")
+
+
 def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, jobs: int,
                    player: Optional[Player]) -> Generator[Row, None, None]:
     if jobs == 1:
@@ -227,6 +245,7 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
             in_flight[link] += 1
             return
 
+    worker_of: Dict[multiprocessing.connection.Connection, multiprocessing.process.BaseProcess] = {}
     try:
         for _ in range(jobs):
             link, theirs = context.Pipe()
@@ -235,6 +254,7 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
                                      name="patience-survey-worker", daemon=True)
             worker.start()
             workers.append(worker)
+            worker_of[link] = worker
             theirs.close()
         # Two tasks per worker: the next is there as soon as one ends.
         for link in [*in_flight] * 2:
@@ -247,7 +267,7 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
                 try:
                     result = link.recv()
                 except (EOFError, ConnectionResetError):
-                    raise RuntimeError("a survey worker process ended unexpectedly") from None
+                    raise _worker_died(worker_of[link], jobs, table_bytes) from None
                 in_flight[link] -= 1
                 if isinstance(result, BaseException):
                     raise result
@@ -346,14 +366,17 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
 
     ``game`` is a key of ``games.REGISTRY``; ``node_limit`` (nodes, 1 .. 2**63-1) and ``table_bytes`` (bytes,
     0 .. 2**63-1) go to the solver. Deals run in ``jobs`` local processes (default: every CPU; 1 solves in
-    this process), or on the Dask cluster whose scheduler address (``tcp://HOST:PORT``) is ``scheduler``.
+    this process; at most ``JOBS_PER_CPU`` per CPU), or on the Dask cluster whose scheduler address
+    (``tcp://HOST:PORT``) is ``scheduler`` (then not ``jobs``: the cluster has its own workers).
     ``progress`` shows a progress bar on stderr. Raises ``TypeError`` for an argument of the wrong type
     and ``ValueError`` for one out of range (``patience_engine.limits``) or a scheduler address that
     cannot be one (``check_scheduler_address``, before any connection is tried),
     ``SurveyFileError`` if ``db`` is not a survey database, ``MissingExtraError`` if ``scheduler`` is
-    given without Dask installed, ``OSError`` if the file or the scheduler cannot be reached,
+    given without Dask installed, ``OSError`` if the file or the scheduler cannot be reached or the file cannot
+    be written (a full disk; ``ChildProcessError`` if a local worker process dies),
     ``MemoryError`` if the table cannot be allocated, and ``KeyboardInterrupt`` on Ctrl-C (the rows
-    already written stay). A ``db`` this call created is removed if it fails before the first row.
+    already written stay). A ``db`` this call created is removed if it fails before the first row,
+    unless another survey has opened it since (``store.claim_database``).
     """
     check_game_name(game)
     check_deal_range(deals)
@@ -361,8 +384,14 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
     check_int(table_bytes, "table bytes", 0, MAX_SQLITE_INTEGER)
     if jobs is not None:
         check_int(jobs, "jobs", 1)
+        if jobs > JOBS_PER_CPU * default_jobs():
+            raise ValueError(f"jobs must be at most {JOBS_PER_CPU * default_jobs()}, {JOBS_PER_CPU} local processes "
+                             f"for each of the {default_jobs()} CPUs this survey may use (a deal is solved on one "
+                             f"CPU), got {jobs}")
     if scheduler is not None:
         check_scheduler_address(scheduler)
+        if jobs is not None:
+            raise ValueError("give jobs (local processes) or scheduler (a Dask cluster), not both")
     if only_unknown and not os.path.exists(db):
         raise ValueError(f"--only-unknown solves the deals {db} leaves unknown, but there is no such file")
     if player is not None:
@@ -373,8 +402,8 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         if game != "geoffrey":
             raise ValueError(f"a blind player plays Geoffrey only (nothing is hidden in {game})")
         node_limit, table_bytes = player.node_limit, player.table_bytes
-    created = not os.path.exists(db)
-    connection = open_database(db, create=True)
+    claim = claim_database(db)
+    connection = claim.connection
     try:
         settings = (game, engine_version(game), node_limit, table_bytes, THOUGHTFUL if player is None else player.name)
         done = done_deals(connection, settings, deals)
@@ -391,18 +420,19 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
             workers = max(1, min(jobs or default_jobs(), count - skipped))
             rows = _solve_locally(game, todo, node_limit, table_bytes, workers, player)
         # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
+        written = 0
         with contextlib.closing(rows), tqdm(total=count, initial=skipped, desc=game, unit="deal",
                                             disable=not progress, file=sys.stderr) as bar:
             for row in rows:
-                insert_rows(connection, [row])
+                try:
+                    written += insert_rows(connection, [row])
+                except OSError as error:
+                    raise OSError(f"{db}: {error}") from None
                 bar.update()
-        run = SurveyRun(count - skipped, skipped, other_settings(connection, settings))
+        run = SurveyRun(count - skipped, skipped, other_settings(connection, settings), count - skipped - written)
     except BaseException:
         # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early.
-        empty = created and connection.execute("SELECT 1 FROM deals LIMIT 1").fetchone() is None
-        close_database(connection)
-        if empty:
-            os.unlink(db)
+        release_database(db, claim, failed=True)
         raise
-    close_database(connection)
+    release_database(db, claim, failed=False)
     return run

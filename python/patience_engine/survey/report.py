@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Dict, List, Sequence
 
 from .._errors import MissingExtraError
+from .._shown import repr_text
 from ..games import REGISTRY
 from .statistics import Comparison, Summary, wilson_interval
 from .store import THOUGHTFUL, Row, Settings
@@ -68,9 +69,12 @@ def format_report(summaries: Sequence[Summary], titles: Dict[str, str],
 def plot(rows: Sequence[Row], path: str, titles: Dict[str, str]) -> None:
     """Draw to the PNG file ``path`` the nodes per deal and the winnability as deals accumulate.
 
-    One curve per survey settings; ``titles`` names the games. Raises ``MissingExtraError`` without
-    matplotlib (the ``plot`` extra), ``OSError`` if the file cannot be written.
+    One curve per survey settings; ``titles`` names the games. Raises ``ValueError`` for a ``path``
+    not ending in ``.png`` (matplotlib would add the ending to a bare name, or write another format),
+    ``MissingExtraError`` without matplotlib (the ``plot`` extra), ``OSError`` if the file cannot be written.
     """
+    if not path.lower().endswith(".png"):
+        raise ValueError(f"the plot file must end in .png, got {repr_text(path)}")
     try:
         import numpy
         from matplotlib.figure import Figure
@@ -102,4 +106,4 @@ def plot(rows: Sequence[Row], path: str, titles: Dict[str, str]) -> None:
     for axes in (nodes_axes, rate_axes):
         if axes.has_data():
             axes.legend(fontsize="small")
-    figure.savefig(path, dpi=120)
+    figure.savefig(path, dpi=120, format="png")

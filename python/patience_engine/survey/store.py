@@ -27,11 +27,16 @@ with rows in its ``-wal`` raises ``SurveyFileError`` instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import sqlite3
-from typing import Iterable, List, NamedTuple, Set, Tuple
+import sys
+from typing import Iterable, List, NamedTuple, Optional, Set, Tuple
 from urllib.parse import quote
+
+if sys.platform != "win32":
+    import fcntl
 
 DEFAULT_DB = "patience-survey.sqlite"
 """The database file used when none is given."""
@@ -103,6 +108,9 @@ def _check_header(path: str) -> None:
     """Raise ``SurveyFileError`` unless the file at ``path`` starts like a survey database."""
     with open(path, "rb") as handle:
         header = handle.read(100)
+    if not header:
+        raise SurveyFileError(f"{path} is an empty file, not a survey database; left untouched "
+                              "(remove it and the survey makes one)")
     if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
         raise SurveyFileError(f"{path} is not an SQLite database (foreign or corrupt file); left untouched")
     # The header stores user_version at byte 60 and application_id at byte 68, big-endian.
@@ -136,8 +144,22 @@ def _check_contents(connection: sqlite3.Connection, path: str) -> None:
         raise SurveyFileError(f"{path} has no deals table of the expected columns; left untouched")
 
 
-def _create(path: str) -> None:
-    """Create an empty survey database at ``path``, all at once, so no half-made file is ever seen."""
+def _uri(path: str) -> str:
+    """The SQLite URI of the file at ``path``: a name such as ``file:a`` or ``:memory:`` names that file."""
+    return f"file:{quote(os.path.abspath(path))}"
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    """A writable connection to the file at ``path`` (through its URI: SQLite may read a plain
+    ``file:a.sqlite`` as a URI naming ``a.sqlite``)."""
+    return sqlite3.connect(_uri(path), uri=True)
+
+
+def _create(path: str) -> bool:
+    """Create an empty survey database at ``path``, all at once, so no half-made file is ever seen.
+
+    Returns False, leaving it alone, when another process made a file at ``path`` first.
+    """
     # A random name beside path (64 bits: a clash is not worth a retry), made with mode 0666 less the
     # umask like any new file (mkstemp would make it private), which SQLite keeps and gives its WAL too.
     temporary = f"{path}.{secrets.token_hex(8)}.new"
@@ -146,20 +168,114 @@ def _create(path: str) -> None:
     except OSError as error:
         raise OSError(error.errno, error.strerror, path) from None  # path, not the temporary name
     try:
-        connection = sqlite3.connect(temporary)
+        connection = _connect(temporary)
         try:
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             connection.executescript(_SCHEMA)
             connection.commit()
+        except sqlite3.Error as error:  # the disk is full
+            raise OSError(f"{path}: cannot write the survey database ({error})") from None
         finally:
             connection.close()
-        # Replacing (not linking) may clobber a file made by another process since the caller
-        # looked; two surveys creating the same file at the same instant is not worth more.
-        os.replace(temporary, path)
+        # A link, unlike a rename, never replaces a file another survey made since the caller
+        # looked, with rows of its own; a file system without links gets the rename.
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return False
+        except OSError:
+            if os.path.exists(path):
+                return False
+            os.replace(temporary, path)
+        return True
+    finally:
+        _remove(temporary)
+
+
+def _remove(path: str) -> None:
+    """Remove the file at ``path`` and the ``-wal`` and ``-shm`` SQLite may have left beside it."""
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
+
+
+class SurveyFile(NamedTuple):
+    """A survey's hold on its database (``claim_database``)."""
+
+    connection: sqlite3.Connection
+    """Writable, in WAL mode."""
+    created: bool
+    """This survey made the file."""
+    lock: Optional[int]
+    """A descriptor of the file holding a shared ``flock`` while the survey runs (None where there is none)."""
+
+
+def _lock_shared(path: str) -> Optional[int]:
+    """A descriptor of the file at ``path`` holding a shared ``flock``; None if that file was removed
+    before the lock was taken (the caller makes it again)."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH)
+        with contextlib.suppress(FileNotFoundError):
+            if os.path.samestat(os.fstat(descriptor), os.stat(path)):
+                return descriptor
     except BaseException:
-        os.unlink(temporary)
+        os.close(descriptor)
         raise
+    os.close(descriptor)
+    return None
+
+
+def claim_database(path: str) -> SurveyFile:
+    """Open the survey database at ``path`` for a survey's writes, making it if it is missing.
+
+    Raises as ``open_database(path, create=True)`` does. Every survey holds a shared ``flock`` on the
+    file until ``release_database``, so that one ending before its first row removes a file it made
+    only while no other survey has it (a second survey on the same new file writes there).
+    """
+    if not path:
+        raise SurveyFileError("the survey database path is empty")
+    while True:
+        created = not os.path.exists(path) and _create(path)
+        if sys.platform == "win32":
+            lock = None
+            break
+        try:
+            lock = _lock_shared(path)
+        except FileNotFoundError:
+            continue  # removed between the check and the open: make it again
+        if lock is not None:
+            break
+    try:
+        connection = open_database(path, create=True)
+    except BaseException:
+        _release(path, lock, created)
+        raise
+    return SurveyFile(connection, created, lock)
+
+
+def release_database(path: str, survey: SurveyFile, *, failed: bool) -> None:
+    """End a survey's hold on ``path`` (``claim_database``): the connection closed, and the file removed
+    if the survey ``failed``, made it, wrote no row, and no other survey holds it."""
+    empty = failed and survey.created and survey.connection.execute("SELECT 1 FROM deals LIMIT 1").fetchone() is None
+    close_database(survey.connection)
+    _release(path, survey.lock, empty)
+
+
+def _release(path: str, lock: Optional[int], remove: bool) -> None:
+    """Drop the lock, first removing the file at ``path`` if ``remove`` and no other survey holds it."""
+    if lock is None:
+        return  # no flock (Windows): another survey may hold the file, which is kept
+    try:
+        if remove:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return  # another survey holds it
+            _remove(path)
+    finally:
+        os.close(lock)
 
 
 def open_database(path: str, *, create: bool) -> sqlite3.Connection:
@@ -175,7 +291,7 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
     if not os.path.exists(path):
         if not create:
             raise SurveyFileError(f"{path}: no such survey database")
-        _create(path)
+        _create(path)  # False: another survey made it meanwhile, which is as good
     _check_header(path)
     # Check through a read-only connection: closing a writable one may checkpoint a WAL
     # left by a killed run into the file, which must stay as it is if it fails the check.
@@ -189,7 +305,7 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
         return reader
     version = _schema_version(reader)
     reader.close()
-    connection = sqlite3.connect(path)
+    connection = _connect(path)
     try:
         if version == 1:
             _upgrade(connection)
@@ -227,7 +343,7 @@ def _open_read_only(path: str) -> sqlite3.Connection:
     Raises ``SurveyFileError`` for a WAL-mode file whose ``-shm`` SQLite cannot make, if its
     ``-wal`` holds rows the immutable reading would miss.
     """
-    uri = f"file:{quote(os.path.abspath(path))}"
+    uri = _uri(path)
     connection = sqlite3.connect(f"{uri}?mode=ro", uri=True)
     try:
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -266,11 +382,19 @@ def close_database(connection: sqlite3.Connection) -> None:
         connection.close()
 
 
-def insert_rows(connection: sqlite3.Connection, rows: Iterable[Row]) -> None:
-    """Write ``rows`` in one transaction: one commit, durable when this returns."""
+def insert_rows(connection: sqlite3.Connection, rows: Iterable[Row]) -> int:
+    """Write ``rows`` in one transaction: one commit, durable when this returns.
+
+    Returns how many were new: a row another survey wrote first is left as it is. Raises ``OSError``
+    if the file cannot be written (the disk is full), the rows committed before staying.
+    """
     placeholders = ", ".join("?" * len(Row._fields))
-    with connection:
-        connection.executemany(f"INSERT OR IGNORE INTO deals VALUES ({placeholders})", rows)
+    try:
+        with connection:
+            cursor = connection.executemany(f"INSERT OR IGNORE INTO deals VALUES ({placeholders})", rows)
+    except sqlite3.OperationalError as error:
+        raise OSError(f"cannot write the survey database ({error})") from None
+    return cursor.rowcount
 
 
 def done_deals(connection: sqlite3.Connection, settings: Settings, deals: range) -> Set[int]:
