@@ -13,8 +13,9 @@ hits both alike. Each benchmark keeps its minimum time over all rounds; the
 script prints, per benchmark, both minima and the ratio working tree / base
 (above 1 is slower), and fails when a ratio exceeds 1 + ``--threshold``/100
 (default 10%). Both sides run the same benchmark code, so they time and
-check the same workloads. Building takes about a minute per side, a round of
-the full suite about half a minute per side; ``-k`` narrows the suite.
+check the same workloads. Building takes a few minutes per side (2-9 on a
+busy 2-core machine), a round of the full suite about half a minute per side;
+``-k`` narrows the suite.
 
 Instruction counts (the regression check that does not flake)::
 
@@ -26,7 +27,7 @@ builds both sides as above, then counts each workload of
 under ``valgrind --tool=callgrind`` and prints per workload both sides'
 instructions, the ratio and instructions per node; it fails when a ratio
 exceeds 1 + ``--threshold``/100 (default 1%: counts of one build repeat
-within a few instructions, so this needs no rounds). ``--quick`` counts the
+within 0.02%, so this needs no rounds). ``--quick`` counts the
 set CI runs (every game's perft, make/unmake walk, solver, Python loops,
 batched step and playouts), ``-k`` those whose names contain TEXT. ``--accept-slower-from REV`` lets
 through a rise in a workload that commit REV's message names in a line
@@ -56,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -82,9 +84,13 @@ def _run(cmd: Sequence[object], cwd: Path) -> int:
 
 
 def _git(*args: str) -> str:
-    result = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
+    try:
+        result = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise CompareError("git is not on PATH") from None
     if result.returncode != 0:
-        raise CompareError(f"git {' '.join(args)} failed: {result.stderr.strip()}")
+        first = (result.stderr.strip().splitlines() or ["(no message)"])[0]
+        raise CompareError(f"git {' '.join(args)} failed: {first}")
     return result.stdout
 
 
@@ -189,7 +195,8 @@ def merge_minima(runs: List[Dict[str, float]]) -> Dict[str, float]:
     return merged
 
 
-SLOWER_LINE = re.compile(r"^Slower:\s*(\S+?):\s*(\S.*)$", re.MULTILINE)
+# [ \t], not \s: a line with no reason must not take the next line as its reason.
+SLOWER_LINE = re.compile(r"^Slower:[ \t]*(\S+?):[ \t]*(\S.*)$", re.MULTILINE)
 
 
 def declared_slower(message: str) -> Dict[str, str]:
@@ -244,6 +251,11 @@ def count_sides(pythons: Dict[str, Path], names: Sequence[str], script: Path) ->
         try:
             results = instructions.count_all(python, names, script)
         except CountError as error:
+            if side == "base":
+                # Every workload would pass as "new": no check at all. (One workload failing on the base
+                # is listed without a baseline; the whole run failing is not a baseline.)
+                raise CompareError(f"the base's counting run failed as a whole, so nothing can be compared: {error}") \
+                    from None
             print(f"{side}: {error}", file=sys.stderr)
             results = {}
         for name, result in results.items():
@@ -255,18 +267,28 @@ def count_sides(pythons: Dict[str, Path], names: Sequence[str], script: Path) ->
 
 def ab_instructions(args: argparse.Namespace, workdir: Path, pythons: Dict[str, Path]) -> int:
     """Count the chosen workloads on both builds and report (see the module docstring)."""
+    names = workload_names(args)
+    counts = count_sides(pythons, names, workdir / "work" / "bench" / "instructions.py")
+    failed = [name for name in names if name not in counts["work"]]
+    return report_instructions(counts["base"], counts["work"], failed, args.threshold, args.allow_new, args.accepted)
+
+
+def workload_names(args: argparse.Namespace) -> List[str]:
+    """The workloads ``--quick`` and ``-k`` choose; CompareError if none."""
     names = [w.name for w in instructions.select(args.quick, [args.k] if args.k else None)]
     if not names:
         raise CompareError(f"no workload matches -k {args.k!r}")
-    counts = count_sides(pythons, names, workdir / "work" / "bench" / "instructions.py")
-    accepted = declared_slower(_git("log", "-1", "--format=%B", args.accept_slower_from)) \
-        if args.accept_slower_from else {}
-    failed = [name for name in names if name not in counts["work"]]
-    return report_instructions(counts["base"], counts["work"], failed, args.threshold, args.allow_new, accepted)
+    return names
 
 
 def ab(args: argparse.Namespace) -> int:
     """Build base and working tree, run the suite on both in alternation, report (see module docstring)."""
+    # What can be refused is refused before minutes of building; REV's message is read now, so a
+    # checkout during the run cannot change what is accepted.
+    args.accepted = declared_slower(_git("log", "-1", "--format=%B", args.accept_slower_from)) \
+        if args.instructions and args.accept_slower_from else {}
+    if args.instructions:
+        workload_names(args)
     workdir = Path(tempfile.mkdtemp(prefix="patience-ab-"))
     try:
         commit = export_base(args.base, workdir / "base")
@@ -383,8 +405,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("--rounds must be >= 1")
     if args.threshold is None:
         args.threshold = 1.0 if args.instructions else 10.0
-    if args.threshold < 0:
-        parser.error("--threshold must be >= 0")
+    if not math.isfinite(args.threshold) or args.threshold < 0:
+        parser.error(f"--threshold must be a finite number >= 0, got {args.threshold:g}")
+    if not args.instructions and (args.quick or args.accept_slower_from):
+        parser.error("--quick and --accept-slower-from go with --instructions")
     if args.instructions and shutil.which("valgrind") is None:
         print(f"compare.py: {instructions.VALGRIND_MISSING}", file=sys.stderr)
         return EXIT_NO_BASELINE

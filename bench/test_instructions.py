@@ -1,4 +1,5 @@
-"""Instruction counts of one build repeat: two callgrind runs agree within 0.1% on every kind of workload.
+"""Instruction counts of one build repeat: two callgrind runs agree within 0.05% on every kind of workload
+(runs seen differ by under 0.02%).
 
 Some tens of seconds of valgrind, so it lives in bench/ (CI runs it with
 ``--benchmark-disable``) and is skipped where the suite is timed.
@@ -7,12 +8,19 @@ Some tens of seconds of valgrind, so it lives in bench/ (CI runs it with
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 import instructions
+
+
+def test_a_filter_no_workload_matches_is_named() -> None:
+    result = subprocess.run([sys.executable, str(Path(instructions.__file__)), "-k", "no such workload"],
+                            capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stderr) == (2, "instructions.py: no workload matches -k 'no such workload'\n")
 
 # One small workload per kind of code: C++ make/unmake, the C++ solver, a loop in Python over the C++ API.
 REPEATED = ["cpp_make_unmake[germaine-deal1-depth4]", "solver[geoffrey-deals2-43-limit20000]",
@@ -29,4 +37,4 @@ def test_counts_of_one_build_repeat(request: pytest.FixtureRequest) -> None:
         a, b = first[name], second[name]
         assert isinstance(a, instructions.Count) and isinstance(b, instructions.Count), (a, b)
         assert a.nodes == b.nodes
-        assert abs(a.instructions - b.instructions) <= a.instructions / 1000, (name, a, b)
+        assert abs(a.instructions - b.instructions) <= a.instructions * 5 / 10_000, (name, a, b)

@@ -90,6 +90,46 @@ def test_declared_slower_reads_only_slower_lines() -> None:
         "solver[germaine-deals230-limit20000]": "every move is now tried",
         "cpp_perft_bulk[geoffrey-deal1-depth10]": "tighter check",
     }
+    # A line with no reason took the next line as its reason, and that line's workload was lost.
+    assert compare.declared_slower(f"x\n\nSlower: {PERFT}:\nSlower: {SOLVER}: why\nSignature: 7e7b02ec") == {
+        SOLVER: "why"}
+
+
+def test_a_base_whose_counting_run_fails_as_a_whole_is_no_baseline(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every workload then passed as "new" under --allow-new (as CI runs it): no check at all.
+    def count_all(python: Path, names: Sequence[str], script: Optional[Path] = None) -> Dict[str, Count]:
+        if python.name == "base":
+            raise instructions.CountError("the workloads failed under callgrind (exit -11)")
+        return {name: Count(10**9, 1) for name in names}
+
+    monkeypatch.setattr(instructions, "count_all", count_all)
+    with pytest.raises(compare.CompareError, match=r"^the base's counting run failed as a whole, so nothing can be "
+                                                   r"compared: the workloads failed under callgrind \(exit -11\)$"):
+        compare.count_sides({"base": Path("base"), "work": Path("work")}, [PERFT], Path("script"))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--threshold", "nan"], "--threshold must be a finite number >= 0, got nan"),
+    (["--threshold", "inf"], "--threshold must be a finite number >= 0, got inf"),
+    (["--quick"], "--quick and --accept-slower-from go with --instructions"),
+    (["--accept-slower-from", "HEAD"], "--quick and --accept-slower-from go with --instructions"),
+])
+def test_arguments_that_would_disable_the_check_are_refused(
+        args: Sequence[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        compare.main(list(args))
+    assert exit.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_bad_workload_filter_or_revision_is_refused_before_building(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compare.shutil, "which", lambda name: "/usr/bin/valgrind")
+    monkeypatch.setattr(compare, "export_base", lambda *args: pytest.fail("must not build"))
+    assert compare.main(["--instructions", "-k", "no such workload"]) == compare.EXIT_NO_BASELINE
+    assert capsys.readouterr().err == "compare.py: no workload matches -k 'no such workload'\n"
+    assert compare.main(["--instructions", "--accept-slower-from", "no-such-revision"]) == compare.EXIT_NO_BASELINE
+    err = capsys.readouterr().err
+    assert err.startswith("compare.py: git log -1 --format=%B no-such-revision failed: ") and err.count("\n") == 1
 
 
 SOLVER = "solver[germaine-deals230-limit20000]"

@@ -7,7 +7,9 @@ positions (three numbered deals per game, a shallow and a deep depth each,
 per game (``signature_solve_deals``) under a node limit (the solver is
 deterministic then), and prints one line per count; the digest is
 the SHA-256 of those lines. ``tests/test_signature.py`` pins both, so a change to move
-generation shows up there as a changed count. ``patience bench --signature``
+generation, or to the solver's search as these solves run it, shows up there as a changed
+count. Paths these do not run (a solve with ``pruning=False``, ``playouts``, ``VectorGame``,
+``determinize``) are not covered; their tests and ``bench/instructions.py``'s checked results are. ``patience bench --signature``
 prints it; it takes well under a second on an optimised build.
 
 >>> perft_positions()[:2]
@@ -83,9 +85,10 @@ def format_signature(sig: Signature) -> str:
 def engine_version(game: str) -> str:
     """``__version__`` and 12 hex digits of a digest of ``game``'s signature lines, e.g. ``0.1.0+b5dc639b1a2c``.
 
-    Survey rows carry it, so rows from an engine that computes ``game`` differently
-    (another move generator or solver, even at the same package version) are
-    never mixed, while a change to another game's solver leaves it alone.
+    Survey rows carry it, so rows from an engine whose signature lines for ``game`` differ
+    (another move generator or solver search, even at the same package version) are
+    never mixed, while a change to another game's solver leaves it alone. A change the
+    signature does not see (module docstring) keeps the version: bump ``__version__`` then.
     Computed once per process and game (well under a second). Raises KeyError
     for an unknown game.
     """
