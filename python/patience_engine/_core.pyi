@@ -15,6 +15,7 @@ BUILD_TYPE: str
 OPTIMIZED: bool
 MAX_PERFT_DEPTH: int
 
+@final
 class RoyalMarriageMove:
     """A Royal Marriage move; ``str()`` is its notation."""
 
@@ -28,6 +29,7 @@ class RoyalMarriageMove:
     def cards(self) -> Tuple[str, ...]:
         """The removed cards as text, left one first: ``('7S',)`` or ``('7S', 'JD')``."""
 
+@final
 class RoyalMarriage:
     """A Royal Marriage position with the moves that led to it."""
 
@@ -42,9 +44,9 @@ class RoyalMarriage:
     def legal_actions(self) -> List[int]: ...
     def legal_action_mask(self) -> NDArray[np.bool_]: ...
     def observation(self, hidden: bool = False) -> NDArray[np.uint8]: ...
-    def determinize(self, seed: int) -> RoyalMarriage: ...
+    def determinize(self, seed: SupportsIndex) -> RoyalMarriage: ...
     @staticmethod
-    def deal(n: int) -> RoyalMarriage: ...
+    def deal(n: SupportsIndex) -> RoyalMarriage: ...
     @staticmethod
     def from_text(text: str) -> RoyalMarriage: ...
     @staticmethod
@@ -76,6 +78,7 @@ class RoyalMarriage:
     @property
     def score(self) -> int: ...
 
+@final
 class GermaineMove:
     """A Germaine 2-Move move; ``str()`` is its notation."""
 
@@ -95,6 +98,7 @@ class GermaineMove:
     def dst(self) -> str:
         """Name of the cell the card goes to, e.g. ``'h3'``."""
 
+@final
 class Germaine:
     """A Germaine 2-Move position with the moves that led to it."""
 
@@ -109,9 +113,9 @@ class Germaine:
     def legal_actions(self) -> List[int]: ...
     def legal_action_mask(self) -> NDArray[np.bool_]: ...
     def observation(self, hidden: bool = False) -> NDArray[np.uint8]: ...
-    def determinize(self, seed: int) -> Germaine: ...
+    def determinize(self, seed: SupportsIndex) -> Germaine: ...
     @staticmethod
-    def deal(n: int) -> Germaine: ...
+    def deal(n: SupportsIndex) -> Germaine: ...
     @staticmethod
     def from_text(text: str) -> Germaine: ...
     @staticmethod
@@ -143,6 +147,7 @@ class Germaine:
     @property
     def score(self) -> int: ...
 
+@final
 class GeoffreyMove:
     """A Geoffrey move; ``str()`` is its notation."""
 
@@ -165,6 +170,7 @@ class GeoffreyMove:
     def to_foundation(self) -> bool:
         """True for a foundation move."""
 
+@final
 class Geoffrey:
     """A Geoffrey position with the moves that led to it."""
 
@@ -179,9 +185,9 @@ class Geoffrey:
     def legal_actions(self) -> List[int]: ...
     def legal_action_mask(self) -> NDArray[np.bool_]: ...
     def observation(self, hidden: bool = False) -> NDArray[np.uint8]: ...
-    def determinize(self, seed: int) -> Geoffrey: ...
+    def determinize(self, seed: SupportsIndex) -> Geoffrey: ...
     @staticmethod
-    def deal(n: int) -> Geoffrey: ...
+    def deal(n: SupportsIndex) -> Geoffrey: ...
     @staticmethod
     def from_text(text: str) -> Geoffrey: ...
     @staticmethod
@@ -246,7 +252,7 @@ class VectorGame:
     @property
     def bytes_per_position(self) -> int: ...
     def reset(
-        self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+        self, seed: Optional[SupportsIndex] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[NDArray[np.uint8], Dict[str, Any]]: ...
     def step(
         self, actions: Union[Sequence[int], NDArray[np.integer[Any]]]
@@ -258,11 +264,11 @@ class VectorGame:
         """A copy of slot i's position, its move stack empty: a batch keeps positions, not their games."""
 
 def playouts(
-    state: _Game, n: SupportsIndex, *, seed: int, max_moves: Optional[SupportsIndex] = None
+    state: _Game, n: SupportsIndex, *, seed: SupportsIndex, max_moves: Optional[SupportsIndex] = None
 ) -> NDArray[np.int32]:
     """n random games from state played in C++; their final scores. Releases the GIL."""
 
-def perft(state: Union[RoyalMarriage, Germaine, Geoffrey], depth: int, bulk: bool = True) -> int:
+def perft(state: Union[RoyalMarriage, Germaine, Geoffrey], depth: SupportsIndex, bulk: bool = True) -> int:
     """The number of legal move sequences of ``depth`` moves from ``state`` (nodes; docs/rules.md "Perft").
 
     ``state`` is not changed; ``bulk`` counts the last ply's moves without making them (the same

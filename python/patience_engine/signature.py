@@ -9,8 +9,8 @@ deterministic then), and prints one line per count; the digest is
 the SHA-256 of those lines. ``tests/test_signature.py`` pins both, so a change to move
 generation, or to the solver's search as these solves run it, shows up there as a changed
 count. Paths these do not run (a solve with ``pruning=False``, ``playouts``, ``VectorGame``,
-``determinize``) are not covered; their tests and ``bench/instructions.py``'s checked results are. ``patience bench --signature``
-prints it; it takes well under a second on an optimised build.
+``determinize``) are not covered; their tests and ``bench/instructions.py``'s checked results
+are. ``patience bench --signature`` prints it; it takes well under a second on an optimised build.
 
 >>> perft_positions()[:2]
 [('royal-marriage', 1, 3), ('royal-marriage', 1, 5)]

@@ -15,7 +15,7 @@ face-down cards overrides ``_determinize``.
 from __future__ import annotations
 
 import copy as _copy
-from typing import Any, ClassVar, Generic, Hashable, List, SupportsIndex, Tuple, Type, TypeVar, Union, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Hashable, List, SupportsIndex, Tuple, Type, TypeVar, Union, cast
 
 from .._errors import IllegalMoveError
 from .._replay import replay
@@ -140,8 +140,16 @@ class Game(Generic[MoveT]):
         name = type(self).__name__
         raise TypeError(f"{name} cannot be made that way: use {name}.deal(n) or {name}.from_text(text)")
 
+    if TYPE_CHECKING:  # given to every game class at import (reference.pysol.install, draw.install)
+        @classmethod
+        def from_pysol(cls: Type[GameT], number: Union[SupportsIndex, str]) -> GameT:
+            """PySolFC's layout for game ``number`` (docs/usage.md "PySolFC game numbers")."""
+
+        def to_svg(self, highlight: Union[MoveT, str, SupportsIndex, None] = None, *, hidden: bool = False) -> str:
+            """The position as an SVG picture (``patience_engine.draw``)."""
+
     @classmethod
-    def deal(cls: Type[GameT], n: int) -> GameT:
+    def deal(cls: Type[GameT], n: SupportsIndex) -> GameT:
         """Numbered deal ``n``, ``0 <= n < 2**64`` (docs/rules.md "Numbered deals").
 
         Raises ValueError out of range, TypeError for a non-int.
@@ -253,7 +261,7 @@ class Game(Generic[MoveT]):
     def _observe(self, hidden: bool) -> List[Any]:
         raise NotImplementedError
 
-    def determinize(self: GameT, seed: int) -> GameT:
+    def determinize(self: GameT, seed: SupportsIndex) -> GameT:
         """A position consistent with what the player sees (docs/rl.md "Determinization").
 
         The face-down cards are drawn uniformly from the cards not in view with
@@ -412,7 +420,7 @@ def not_a_position(state: object, function: str) -> TypeError:
                      f"got {shown}")
 
 
-def perft(state: Game[Any], depth: int, bulk: bool = True) -> int:
+def perft(state: Game[Any], depth: SupportsIndex, bulk: bool = True) -> int:
     """Number of legal move sequences of ``depth`` moves from ``state`` (docs/rules.md "Perft").
 
     ``bulk`` counts the last ply's moves without making them; ``state`` is

@@ -119,7 +119,7 @@ class VectorGame:
     def _observations(self) -> List[Any]:
         return [state.observation(self.hidden) for state in self._states]
 
-    def reset(self, seed: Optional[int] = None,
+    def reset(self, seed: Optional[SupportsIndex] = None,
               options: Optional[Mapping[str, Any]] = None) -> Tuple[List[Any], Dict[str, Any]]:
         """Deal a new position into every slot; returns ``(obs, info)``.
 
@@ -275,7 +275,8 @@ class VectorGame:
         return self.game.from_text(self._states[slot].to_text())
 
 
-def playouts(state: Game[Any], n: SupportsIndex, *, seed: int, max_moves: Optional[SupportsIndex] = None) -> List[int]:
+def playouts(state: Game[Any], n: SupportsIndex, *, seed: SupportsIndex,
+             max_moves: Optional[SupportsIndex] = None) -> List[int]:
     """The final scores of ``n`` random games from ``state`` (a list of ``n`` ints).
 
     The games are played in turn with one generator SplitMix64(``seed``): at each move
