@@ -56,10 +56,13 @@ without a baseline pass, still listing them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -78,9 +81,21 @@ class CompareError(Exception):
 
 
 def _run(cmd: Sequence[object], cwd: Path) -> int:
-    """Echo and run ``cmd`` in ``cwd``; returns its exit code."""
+    """Echo and run ``cmd`` in ``cwd``; returns its exit code.
+
+    The command runs in a process group of its own, ended whole if this script is stopped while
+    it waits (Ctrl-C, or SIGTERM, which ``main`` turns into SystemExit): pip's build backend and
+    its compilers would otherwise go on building into a deleted directory.
+    """
     print("+ " + " ".join(str(c) for c in cmd), flush=True)
-    return subprocess.run([str(c) for c in cmd], cwd=cwd).returncode
+    child = subprocess.Popen([str(c) for c in cmd], cwd=cwd, start_new_session=True)
+    try:
+        return child.wait()
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        raise
 
 
 def _git(*args: str) -> str:
@@ -119,17 +134,18 @@ def export_working_tree(dest: Path) -> None:
             shutil.copy2(source, target)
 
 
-def build_venv(source: Path, venv: Path, lean: bool = False) -> Path:
+def build_venv(source: Path, venv: Path, lean: bool = False, label: str = "") -> Path:
     """Install ``source`` with its test extras into a new venv at ``venv``; returns its python.
 
-    ``lean``: the package alone (all ``bench/instructions.py`` imports), a quicker install.
+    ``lean``: the package alone (all ``bench/instructions.py`` imports), a quicker install; ``label``
+    names the side in errors (the directory is gone by the time they are read).
     """
     if _run([sys.executable, "-m", "venv", venv], source) != 0:
         raise CompareError(f"could not create a venv at {venv}")
     python = venv / "bin" / "python"
     packages = [str(source)] if lean else [f"{source}[test]"]
     if _run([python, "-m", "pip", "install", "--quiet", *packages], source) != 0:
-        raise CompareError(f"building {source} failed (see pip's output above)")
+        raise CompareError(f"building {label or source} failed (see pip's output above)")
     return python
 
 
@@ -294,7 +310,8 @@ def ab(args: argparse.Namespace) -> int:
         commit = export_base(args.base, workdir / "base")
         export_working_tree(workdir / "work")
         print(f"base {args.base} = {commit}; working tree snapshot in {workdir / 'work'}", flush=True)
-        pythons = {side: build_venv(workdir / side, workdir / f"venv-{side}", lean=args.instructions)
+        labels = {"base": f"the base {args.base} ({commit[:12]})", "work": "the working tree"}
+        pythons = {side: build_venv(workdir / side, workdir / f"venv-{side}", lean=args.instructions, label=labels[side])
                    for side in ("base", "work")}
         if args.instructions:
             return ab_instructions(args, workdir, pythons)
@@ -397,6 +414,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM (``timeout``, a cancelled CI job, ``kill``) ends the run as Ctrl-C does: builds
+    stopped and the temporary directory removed, by the ``finally`` blocks on the way out."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the comparison with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
     parser = build_parser()
@@ -424,4 +447,5 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _terminated)
     sys.exit(main())

@@ -5,8 +5,12 @@ Fast: nothing here runs valgrind (bench/test_instructions.py shows counts repeat
 
 from __future__ import annotations
 
+import os
+import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Dict, Optional, Sequence
 
@@ -189,3 +193,43 @@ def test_markdown_table_puts_each_figure_in_its_game_row_and_path_column() -> No
     assert cells[0] == "Germaine 2-Move" and len(cells) == len(columns) == len(instructions.PER) + 1
     assert cells[columns.index("solver")] == "4,106" and cells[columns.index("C++ bulk perft")] == "2.9"
     assert set(royal.strip("|").split("|")[1:]) == {" - "}
+
+
+def _processes_mentioning(text: str) -> list:
+    """Pids of the processes whose command line contains ``text`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if text.encode() in handle.read():
+                    found.append(int(entry))
+        except (ValueError, OSError):
+            continue
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the build's processes in /proc")
+def test_sigterm_during_a_build_stops_it_and_removes_the_builds(tmp_path: Path) -> None:
+    # SIGTERM (timeout, a cancelled CI job) left the 500 MB work directory, and Ctrl-C to compare.py
+    # alone left pip's compilers building into it.
+    with subprocess.Popen([sys.executable, str(BENCH / "compare.py"), "--instructions", "--base", "HEAD",
+                           "-k", "playouts[germaine"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True) as child:
+        assert child.stdout is not None
+        workdir = None
+        deadline = time.monotonic() + 120
+        for line in child.stdout:
+            found = re.search(r"snapshot in (\S+)/work$", line.strip())
+            workdir = workdir or (found and found.group(1))
+            if workdir and " pip install " in line:
+                break
+            assert time.monotonic() < deadline, "the build must start"
+        assert workdir is not None
+        time.sleep(3)  # pip is building
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=30) == 128 + signal.SIGTERM
+    assert not os.path.exists(workdir)
+    deadline = time.monotonic() + 5
+    while _processes_mentioning(workdir) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _processes_mentioning(workdir) == []
