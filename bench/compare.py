@@ -149,6 +149,24 @@ def build_venv(source: Path, venv: Path, lean: bool = False, label: str = "") ->
     return python
 
 
+# pytest's exit codes for a usage error (a -k expression it cannot read) and for no test run.
+_USAGE_ERROR, _NO_TESTS = 4, 5
+
+
+def _filter(args: argparse.Namespace) -> List[str]:
+    """pytest options for ``-k``: pytest-benchmark's warning that nothing ran, an error under the
+    project's filterwarnings, is left to ``_check_collected``."""
+    return ["-k", args.k, "-W", "ignore:Not saving anything"] if args.k else []
+
+
+def _check_collected(code: int, args: argparse.Namespace) -> None:
+    """CompareError when pytest ran no benchmark: ``-k`` matched none, or pytest could not read it."""
+    if code == _NO_TESTS:
+        raise CompareError(f"no benchmark matches -k {args.k!r}")
+    if code == _USAGE_ERROR:
+        raise CompareError(f"pytest refused the arguments (-k {args.k!r}?): see its message above")
+
+
 def run_suite(python: Path, suite_root: Path, json_path: Path, extra: Sequence[str]) -> int:
     """Run ``suite_root``/bench with ``python``, writing pytest-benchmark's JSON; returns pytest's exit code."""
     cmd = [python, "-m", "pytest", "bench", "-q", "-p", "no:cacheprovider", "--benchmark-quiet",
@@ -315,7 +333,7 @@ def ab(args: argparse.Namespace) -> int:
                    for side in ("base", "work")}
         if args.instructions:
             return ab_instructions(args, workdir, pythons)
-        extra = ["-k", args.k] if args.k else []
+        extra = _filter(args)
         runs: Dict[str, List[Dict[str, float]]] = {"base": [], "work": []}
         work_failed = False
         for i in range(args.rounds):
@@ -324,6 +342,7 @@ def ab(args: argparse.Namespace) -> int:
                 print(f"\n== round {i + 1}/{args.rounds}: {side}", flush=True)
                 json_path = workdir / f"{side}-{i}.json"
                 code = run_suite(pythons[side], workdir / "work", json_path, extra)
+                _check_collected(code, args)
                 if code != 0:
                     print(f"the suite failed on the {side} build (pytest exit {code})", file=sys.stderr)
                     work_failed |= side == "work"
@@ -349,8 +368,8 @@ def storage_dir() -> Path:
 
 def save(args: argparse.Namespace) -> int:
     """Run the suite in this interpreter's environment and save it under ``args.save``."""
-    extra = ["-k", args.k] if args.k else []
-    code = _run([sys.executable, "-m", "pytest", "bench", "-q", f"--benchmark-save={args.save}", *extra], REPO)
+    code = _run([sys.executable, "-m", "pytest", "bench", "-q", f"--benchmark-save={args.save}", *_filter(args)], REPO)
+    _check_collected(code, args)
     if code == 0:
         print(f"saved in {storage_dir()}")
     return EXIT_SLOWER if code != 0 else EXIT_OK
@@ -368,13 +387,14 @@ def compare_saved(args: argparse.Namespace) -> int:
         return EXIT_NO_BASELINE
     baseline = saved[-1]
     print(f"comparing with {baseline}", flush=True)
-    extra = ["-k", args.k] if args.k else []
+    extra = _filter(args)
     with tempfile.TemporaryDirectory(prefix="patience-bench-") as tmp:
         json_path = Path(tmp) / "now.json"
         cmd = [sys.executable, "-m", "pytest", "bench", "-q", "-p", "no:cacheprovider",
                f"--benchmark-compare={baseline.stem.split('_')[0]}",
                f"--benchmark-compare-fail=min:{args.threshold:g}%", f"--benchmark-json={json_path}", *extra]
         code = _run(cmd, REPO)
+        _check_collected(code, args)
         result = report(minima(baseline), minima(json_path), args.threshold, args.allow_new)
     if code != 0 and result == EXIT_OK:
         # pytest-benchmark's own check or an assertion failed where our ratios did not.

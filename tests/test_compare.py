@@ -195,6 +195,16 @@ def test_markdown_table_puts_each_figure_in_its_game_row_and_path_column() -> No
     assert set(royal.strip("|").split("|")[1:]) == {" - "}
 
 
+def test_a_benchmark_filter_that_matches_none_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    # It gave an internal-error traceback (pytest-benchmark's warning under filterwarnings=error),
+    # then "FAIL: the suite failed on the working tree", as if something had got slower.
+    assert compare.main(["--save", "unused", "-k", "nosuchbenchmark"]) == compare.EXIT_NO_BASELINE
+    assert capsys.readouterr().err == "compare.py: no benchmark matches -k 'nosuchbenchmark'\n"
+    assert compare.main(["--save", "unused", "-k", "no such benchmark"]) == compare.EXIT_NO_BASELINE
+    assert capsys.readouterr().err.endswith(
+        "compare.py: pytest refused the arguments (-k 'no such benchmark'?): see its message above\n")
+
+
 def _processes_mentioning(text: str) -> list:
     """Pids of the processes whose command line contains ``text`` (from /proc)."""
     found = []
