@@ -80,22 +80,40 @@ class CompareError(Exception):
     """A step that must succeed for the comparison to mean anything failed; the message says which."""
 
 
-def _run(cmd: Sequence[object], cwd: Path) -> int:
-    """Echo and run ``cmd`` in ``cwd``; returns its exit code.
+def _run(cmd: Sequence[object], cwd: Path, tmp: Optional[Path] = None) -> int:
+    """Echo and run ``cmd`` in ``cwd`` (with ``TMPDIR`` set to ``tmp`` if given); returns its exit code.
 
-    The command runs in a process group of its own, ended whole if this script is stopped while
-    it waits (Ctrl-C, or SIGTERM, which ``main`` turns into SystemExit): pip's build backend and
-    its compilers would otherwise go on building into a deleted directory.
+    The command runs in a session of its own, ended whole if this script is stopped while it
+    waits (Ctrl-C, or SIGTERM, which turns into SystemExit): pip's build backend and its
+    compilers, which ninja puts in process groups of their own, would otherwise go on building
+    into a deleted directory. Temporary files in ``tmp`` go with the work directory.
     """
     print("+ " + " ".join(str(c) for c in cmd), flush=True)
-    child = subprocess.Popen([str(c) for c in cmd], cwd=cwd, start_new_session=True)
+    env = None if tmp is None else {**os.environ, "TMPDIR": str(tmp)}
+    child = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=env, start_new_session=True)
     try:
         return child.wait()
     except BaseException:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGKILL)
+        _end_session(child.pid)
         child.wait()
         raise
+
+
+def _end_session(session: int) -> None:
+    """SIGKILL every process of ``session`` (its leader's pid), read from /proc where there is one."""
+    members = {session}
+    if os.path.isdir("/proc/self"):
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    # Fields after the command's closing parenthesis: state, ppid, pgrp, session.
+                    if int(stat.read().rsplit(")", 1)[1].split()[3]) == session:
+                        members.add(int(entry))
+            except (ValueError, OSError):  # not a process, or one that ended meanwhile
+                continue
+    for pid in members:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _git(*args: str) -> str:
@@ -144,7 +162,9 @@ def build_venv(source: Path, venv: Path, lean: bool = False, label: str = "") ->
         raise CompareError(f"could not create a venv at {venv}")
     python = venv / "bin" / "python"
     packages = [str(source)] if lean else [f"{source}[test]"]
-    if _run([python, "-m", "pip", "install", "--quiet", *packages], source) != 0:
+    tmp = venv.parent / "tmp"
+    tmp.mkdir(exist_ok=True)
+    if _run([python, "-m", "pip", "install", "--quiet", *packages], source, tmp) != 0:
         raise CompareError(f"building {label or source} failed (see pip's output above)")
     return python
 

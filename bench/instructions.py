@@ -205,18 +205,22 @@ def replayed_playouts(start: Any, n: int, seed: int) -> Tuple[List[int], int]:
     return scores, moves
 
 
-def random_loop(cls: Any, draws: Sequence[int], by_int: bool) -> Tuple[Any, int, int]:
+def random_loop(cls: Any, draws: Sequence[int], by_int: bool,
+                trail: Optional[List[int]] = None) -> Tuple[Any, int, int]:
     """Random play from deal 0 on, a new deal when a game ends or reaches its move limit: (the last
     position, its deal number, the moves played).
 
     One draw per step picks ``legal[draw % len(legal)]``, by int actions (``legal_actions()``) or
     by Move objects (``legal_moves()``, in action order: the same games); a draw that finds the
-    game over starts the next deal instead.
+    game over starts the next deal instead. ``trail`` gets each finished game's final Zobrist key,
+    so that a check sees every game, not only the last.
     """
     state, deal, played, moves, limit = cls.deal(0), 0, 0, 0, cls.DEFAULT_MAX_MOVES
     for r in draws:
         legal = state.legal_actions() if by_int else state.legal_moves()
         if not legal or played == limit:
+            if trail is not None:
+                trail.append(state.hash)
             deal += 1
             state, played = cls.deal(deal), 0
             continue

@@ -94,7 +94,13 @@ def test_single_position_loop(benchmark: Any, game: str, impl: str, by_int: bool
     draws = loop_draws(game, LOOP_STEPS if impl == "cpp" else LOOP_STEPS // 10)
     final = benchmark.pedantic(lambda: random_loop(cls, draws, by_int)[0], rounds=ROUNDS, iterations=1,
                                warmup_rounds=1)
-    # The same game in the other implementation: the reference's for the engine, the engine's for the reference.
+    # The same games in the other implementation: the reference's for the engine, the engine's for
+    # the reference; every game's final position, the deals and the moves played.
     other = REGISTRY[game].implementation("reference" if impl == "cpp" else "cpp")
-    assert final.to_text() == random_loop(other, draws, True)[0].to_text()
+    trail: List[int] = []
+    other_trail: List[int] = []
+    state, deal, moves = random_loop(cls, draws, by_int, trail)
+    other_state, other_deal, other_moves = random_loop(other, draws, True, other_trail)
+    assert final.to_text() == state.to_text() == other_state.to_text()
+    assert (trail, deal, moves) == (other_trail, other_deal, other_moves) and len(trail) > 10
     rate(benchmark, "steps_per_second", len(draws))

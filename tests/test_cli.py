@@ -227,6 +227,13 @@ def test_a_memory_error_without_a_message_says_out_of_memory(
     assert main(["deal", "germaine", "1"]) == 2
     assert capsys.readouterr().err == "patience: error: out of memory\n"
 
+    def no_message(args: object) -> int:
+        raise ValueError
+
+    monkeypatch.setattr(cli, "cmd_deal", no_message)
+    assert main(["deal", "germaine", "1"]) == 2
+    assert capsys.readouterr().err == "patience: error: ValueError\n"
+
 
 def test_play_refuses_a_table_too_big_before_any_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "geoffrey", "1", "--table-bytes", str(2**63 - 1)]) == 2

@@ -435,6 +435,21 @@ def test_solve_html_where_no_file_can_be_made_fails_before_the_search(capsys: py
     assert captured.err.endswith(": '/proc/x.html'\n")
 
 
+def test_solve_html_through_a_link_and_to_a_fifo_with_no_reader(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A link to a page not yet written was refused; a FIFO with no reader waited for ever.
+    link = tmp_path / "link.html"
+    link.symlink_to("page.html")
+    assert cli.main(["solve", "royal-marriage", "3", "--html", str(link)]) == 0
+    assert (tmp_path / "page.html").read_text().startswith("<!DOCTYPE html>") and link.is_symlink()
+    capsys.readouterr()
+    fifo = tmp_path / "fifo.html"
+    os.mkfifo(fifo)
+    assert cli.main(["solve", "royal-marriage", "3", "--html", str(fifo)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == f"patience: error: [Errno 6] No such device or address: '{fifo}'\n"
+
+
 def test_solve_html_check_leaves_no_file_and_keeps_an_old_page(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     page = tmp_path / "rm.html"

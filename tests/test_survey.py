@@ -132,14 +132,35 @@ def test_a_survey_failing_early_keeps_a_new_file_another_survey_has_opened(tmp_p
     first = survey.claim_database(db)
     second = survey.claim_database(db)
     assert first.created and not second.created
-    survey.release_database(db, first, failed=True)
+    survey.release_database(first, failed=True)
     assert os.path.exists(db)
     survey.insert_rows(second.connection, [Row("germaine", 1, "won", 64, 1, 0.1, "a1xa2", True, "v", 1, 1)])
-    survey.release_database(db, second, failed=False)
+    survey.release_database(second, failed=False)
     assert [row.deal for row in survey.read_rows(db)] == [1]
     alone = survey.claim_database(str(tmp_path / "t.sqlite"))
-    survey.release_database(str(tmp_path / "t.sqlite"), alone, failed=True)
+    survey.release_database(alone, failed=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"], "alone, it leaves nothing"
+
+
+def test_a_database_named_by_a_link_to_a_missing_file_makes_that_file(tmp_path: Path) -> None:
+    # The lock's check went round for ever (the link exists, its file does not), a core busy.
+    link = tmp_path / "link.sqlite"
+    link.symlink_to("target.sqlite")
+    run = survey.run_survey("royal-marriage", range(1, 3), db=str(link), jobs=1, **SETTINGS)
+    assert run.solved == 2 and link.is_symlink()
+    assert [row.deal for row in survey.read_rows(str(tmp_path / "target.sqlite"))] == [1, 2]
+    dangling = tmp_path / "dangling.sqlite"
+    dangling.symlink_to("missing-directory/x.sqlite")
+    with pytest.raises(FileNotFoundError):
+        survey.run_survey("royal-marriage", range(1, 3), db=str(dangling), jobs=1, **SETTINGS)
+    assert dangling.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == [
+        "dangling.sqlite", "link.sqlite", "target.sqlite"]
+
+
+def test_a_signal_without_a_name_is_given_by_number() -> None:
+    # A worker killed by a real-time signal gave "40 is not a valid Signals".
+    from patience_engine.survey import execution
+    assert (execution._signal_name(9), execution._signal_name(40)) == ("SIGKILL", "signal 40")
 
 
 def test_a_database_name_that_sqlite_could_read_as_a_uri_names_that_file(
@@ -808,8 +829,8 @@ def test_only_unknown_solves_just_the_deals_left_unknown(tmp_path: Path, capsys:
                  "--table-bytes", str(TABLE_BYTES), "--db", db]) == 0
     again = {r.deal for r in survey.read_rows(db) if r.node_limit == 2_000_000}
     assert again == unknown, "only the deals no row settles, deal 9 (no row at all) not"
-    assert (f"solved {len(unknown):,}, skipped {9 - len(unknown):,} that {db} does not leave unknown under other "
-            "limits") in capsys.readouterr().out
+    assert (f"solved {len(unknown):,}, skipped {9 - len(unknown):,} already in {db} at these limits or not left "
+            "unknown under others") in capsys.readouterr().out
     run = survey.run_survey("germaine", range(1, 10), db=db, jobs=1, node_limit=2_000_000, table_bytes=TABLE_BYTES,
                             progress=False, only_unknown=True)
     assert (run.solved, run.skipped) == (0, 9), "a rerun finds them done"

@@ -368,12 +368,14 @@ def _check_page_path(path: str) -> None:
         raise FileNotFoundError(errno.ENOENT, "no such directory for the --html page", path)
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, "the --html page would replace a directory", path)
+    # Through a symbolic link to the file it names; a FIFO with no reader fails (ENXIO), not waits.
+    real = os.path.realpath(path)
     try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        descriptor = os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NONBLOCK, 0o666)
     except FileExistsError:
-        descriptor = os.open(path, os.O_WRONLY)  # an existing page, replaced after the search
+        descriptor = os.open(real, os.O_WRONLY | os.O_NONBLOCK)  # an existing page, replaced after the search
     else:
-        os.unlink(path)
+        os.unlink(real)
     os.close(descriptor)
 
 
@@ -437,8 +439,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.html is not None:
         title = f"{TITLES[args.game]}, {_source(args)}: {solution.status}"
         page = solution_html(state, solution.moves, title=title)
-        with open(args.html, "w", encoding="utf-8") as handle:
-            handle.write(page)
+        try:
+            with open(args.html, "w", encoding="utf-8") as handle:
+                handle.write(page)
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, args.html) from None
     return SOLVE_EXIT_CODES[solution.status]
 
 
@@ -502,7 +507,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
     run = survey.run_survey(args.game, args.deals, db=args.db, jobs=args.jobs, node_limit=node_limit,
                             table_bytes=table_bytes, scheduler=args.scheduler, player=player,
                             only_unknown=args.only_unknown, progress=_show_progress())
-    skipped = (f"skipped {run.skipped:,} that {args.db} does not leave unknown under other limits"
+    skipped = (f"skipped {run.skipped:,} already in {args.db} at these limits or not left unknown under others"
                if args.only_unknown else f"already in {args.db} {run.skipped:,}")
     meanwhile = (f" ({run.written_meanwhile:,} of them written first by another survey of {args.db})"
                  if run.written_meanwhile else "")
@@ -687,7 +692,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except (OSError, ValueError, MemoryError, MissingExtraError) as error:
         # A MemoryError from Python itself has no message.
-        print(f"patience: error: {str(error) or 'out of memory'}", file=sys.stderr)
+        message = str(error) or ("out of memory" if isinstance(error, MemoryError) else type(error).__name__)
+        print(f"patience: error: {message}", file=sys.stderr)
         return 2
 
 

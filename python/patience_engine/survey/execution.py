@@ -210,11 +210,19 @@ def _worker(link: multiprocessing.connection.Connection, stop: multiprocessing.c
             return
 
 
+def _signal_name(number: int) -> str:
+    """``SIGKILL`` for 9; ``signal 40`` for a number with no name (a real-time signal)."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 def _worker_died(worker: multiprocessing.process.BaseProcess, jobs: int, table_bytes: int) -> ChildProcessError:
     """The error for a local worker process that ended in the middle of its work."""
     worker.join(1)
     code = worker.exitcode
-    how = "ended unexpectedly" if code is None or code >= 0 else f"was killed by {signal.Signals(-code).name}"
+    how = "ended unexpectedly" if code is None or code >= 0 else f"was killed by {_signal_name(-code)}"
     return ChildProcessError(f"a survey worker process {how} (out of memory? {jobs} workers hold a table of "
                              f"{table_bytes:,} bytes each); the rows written so far are kept")
 
@@ -432,7 +440,7 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         run = SurveyRun(count - skipped, skipped, other_settings(connection, settings), count - skipped - written)
     except BaseException:
         # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early.
-        release_database(db, claim, failed=True)
+        release_database(claim, failed=True)
         raise
-    release_database(db, claim, failed=False)
+    release_database(claim, failed=False)
     return run

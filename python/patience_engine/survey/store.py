@@ -108,7 +108,7 @@ def _check_header(path: str) -> None:
     """Raise ``SurveyFileError`` unless the file at ``path`` starts like a survey database."""
     with open(path, "rb") as handle:
         header = handle.read(100)
-    if not header:
+    if not header and os.path.isfile(path):
         raise SurveyFileError(f"{path} is an empty file, not a survey database; left untouched "
                               "(remove it and the survey makes one)")
     if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
@@ -203,6 +203,8 @@ def _remove(path: str) -> None:
 class SurveyFile(NamedTuple):
     """A survey's hold on its database (``claim_database``)."""
 
+    path: str
+    """The database file, symbolic links resolved: the file made, locked and perhaps removed."""
     connection: sqlite3.Connection
     """Writable, in WAL mode."""
     created: bool
@@ -236,31 +238,34 @@ def claim_database(path: str) -> SurveyFile:
     """
     if not path:
         raise SurveyFileError("the survey database path is empty")
+    # A symbolic link to a missing file makes that file, as writing through the link would; the
+    # link itself is never replaced or removed.
+    real = os.path.realpath(path)
     while True:
-        created = not os.path.exists(path) and _create(path)
+        created = not os.path.exists(real) and _create(real)
         if sys.platform == "win32":
             lock = None
             break
         try:
-            lock = _lock_shared(path)
+            lock = _lock_shared(real)
         except FileNotFoundError:
-            continue  # removed between the check and the open: make it again
+            continue  # removed between the check and the open (by a survey ending): make it again
         if lock is not None:
             break
     try:
-        connection = open_database(path, create=True)
+        connection = open_database(real, create=True)
     except BaseException:
-        _release(path, lock, created)
+        _release(real, lock, created)
         raise
-    return SurveyFile(connection, created, lock)
+    return SurveyFile(real, connection, created, lock)
 
 
-def release_database(path: str, survey: SurveyFile, *, failed: bool) -> None:
-    """End a survey's hold on ``path`` (``claim_database``): the connection closed, and the file removed
+def release_database(survey: SurveyFile, *, failed: bool) -> None:
+    """End a survey's hold on its file (``claim_database``): the connection closed, and the file removed
     if the survey ``failed``, made it, wrote no row, and no other survey holds it."""
     empty = failed and survey.created and survey.connection.execute("SELECT 1 FROM deals LIMIT 1").fetchone() is None
     close_database(survey.connection)
-    _release(path, survey.lock, empty)
+    _release(survey.path, survey.lock, empty)
 
 
 def _release(path: str, lock: Optional[int], remove: bool) -> None:
