@@ -187,14 +187,16 @@ Actions actions_argument(const py::object& actions, int num_envs) {
   // Anything else (a list, whose ints numpy would merge with bools; a uint64 beyond int64;
   // Python ints beyond it; floats, strs) is read item by item as the reference reads it, so that
   // the first item that is no integer names its slot.
-  const std::string wrong =
-      "actions must be a sequence of num_envs ints, got " + type_name(actions);
+  // Worded only when thrown: naming the type is a call into Python, too dear for every step.
+  const auto wrong = [&actions] {
+    return py::type_error("actions must be a sequence of num_envs ints, got " + type_name(actions));
+  };
   // A set or a dict has a length but no order to match its items to slots.
-  if (!is_sequence(actions)) throw py::type_error(wrong);
+  if (!is_sequence(actions)) throw wrong();
   const Py_ssize_t size = PyObject_Size(actions.ptr());
   if (size < 0) {
     PyErr_Clear();
-    throw py::type_error(wrong);
+    throw wrong();
   }
   // Checked again after reading: a sequence's len() need not be what it yields.
   const auto count = [num_envs](std::size_t got) {

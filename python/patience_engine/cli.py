@@ -76,10 +76,15 @@ def _png_path(text: str) -> str:
 MAX_POSITION_FILE_BYTES = 1 << 20
 
 
+def _file_name(path: str) -> str:
+    """How messages name the position file ``path`` ('-': stdin)."""
+    return "standard input" if path == "-" else path
+
+
 def _read_text(path: str) -> str:
     """The text of a position file ('-': stdin), at most MAX_POSITION_FILE_BYTES, a UTF-8 byte-order
     mark dropped; ValueError naming the file when it is longer or not UTF-8, or stdin is closed."""
-    name = "standard input" if path == "-" else path
+    name = _file_name(path)
     if path == "-":
         if sys.stdin is None:  # started with stdin closed (`patience ... --file - <&-`)
             raise ValueError("--file -: standard input is closed")
@@ -104,7 +109,7 @@ def _position(impl: str, game: str, args: argparse.Namespace) -> Any:
         try:
             return cls.from_text(args.file_text)
         except ValueError as error:
-            raise ValueError(f"{'standard input' if args.file == '-' else args.file}: {error}") from None
+            raise ValueError(f"{_file_name(args.file)}: {error}") from None
     if getattr(args, "pysol", None) is not None:
         return cls.from_pysol(args.pysol)
     return cls.deal(args.deal)
