@@ -622,6 +622,36 @@ def test_a_survey_sharing_its_file_leaves_the_log_to_the_last_one(tmp_path: Path
     assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite"] and _journal_mode(db) == "delete"
 
 
+def test_a_busy_file_is_tried_again_for_a_while(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change of journal mode fails at once, whatever the busy timeout, while another survey changes it:
+    it is tried again, and other errors are not."""
+    from patience_engine.survey import store
+
+    def failing(errors: List[str]) -> Tuple[List[int], Any]:
+        calls: List[int] = []
+
+        def statement() -> None:
+            calls.append(1)
+            if len(calls) <= len(errors):
+                raise sqlite3.OperationalError(errors[len(calls) - 1])
+
+        return calls, statement
+
+    calls, statement = failing(["database is locked", "database is locked"])
+    store._wait_while_busy(statement)
+    assert len(calls) == 3
+    calls, statement = failing(["disk I/O error"])
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+        store._wait_while_busy(statement)
+    assert len(calls) == 1
+    monkeypatch.setattr(store, "BUSY_SECONDS", 0.05)
+    calls, statement = failing(["database is locked"] * 10**6)
+    start = time.monotonic()
+    with pytest.raises(sqlite3.OperationalError, match="database is locked"):
+        store._wait_while_busy(statement)
+    assert 0.05 <= time.monotonic() - start < 2 and len(calls) > 1
+
+
 @pytest.mark.parametrize("address, message", [
     ("tcp://127.0.0.1:99999", "port must be in 1 .. 65535, got 99999"),
     ("tcp://127.0.0.1:0", "port must be in 1 .. 65535, got 0"),

@@ -32,7 +32,8 @@ import os
 import secrets
 import sqlite3
 import sys
-from typing import Iterable, List, NamedTuple, Optional, Set, Tuple
+import time
+from typing import Callable, Iterable, List, NamedTuple, Optional, Set, Tuple
 from urllib.parse import quote
 
 if sys.platform != "win32":
@@ -317,7 +318,7 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
         # WAL: a commit appends to the log rather than rewriting pages. NORMAL leaves the sync to
         # checkpoints: a commit is in the file system at once, so it survives the process's death,
         # without waiting for the disk (a wait longer than many a deal takes).
-        connection.execute("PRAGMA journal_mode = WAL")
+        _wait_while_busy(lambda: connection.execute("PRAGMA journal_mode = WAL"))
         connection.execute("PRAGMA synchronous = NORMAL")
         # Take the write lock once: a file that cannot be written fails here, not at the first row.
         connection.execute("BEGIN IMMEDIATE")
@@ -326,6 +327,29 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
         connection.close()
         raise OSError(f"{path}: cannot write the survey database ({error})") from None
     return connection
+
+
+BUSY_SECONDS = 5.0
+"""How long a survey waits for another to let go of the file (SQLite's busy timeout, Python's default)."""
+
+
+def _wait_while_busy(statement: Callable[[], object]) -> None:
+    """Run ``statement``, again while SQLite says the file is busy, for at most ``BUSY_SECONDS``.
+
+    A change of journal mode fails at once, whatever the busy timeout, when another connection is
+    changing it too: a survey switching to WAL as another ends and switches back.
+    """
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            statement()
+            return
+        except sqlite3.OperationalError as error:
+            busy = getattr(error, "sqlite_errorname", "SQLITE_BUSY").startswith("SQLITE_BUSY") and \
+                str(error) == "database is locked"
+            if not busy or time.monotonic() > deadline:
+                raise
+        time.sleep(0.005)
 
 
 def _upgrade(connection: sqlite3.Connection) -> None:
