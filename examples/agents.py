@@ -42,14 +42,18 @@ def random_agent(state: Any, moves_left: int, seed: int) -> int:
 def flat_monte_carlo(module: ModuleType, playouts: int, determinizations: int) -> Agent:
     """The agent that plays the legal action with the best mean score over ``playouts`` playouts after it.
 
-    The playouts of each action are shared out over ``determinizations`` determinizations of
-    the position, the same ones for every action (common random numbers), each followed by
-    ``module.playouts`` with at most ``moves_left - 1`` moves. Ties go to the lowest action.
+    The playouts of each action are shared out as evenly as they go over ``determinizations``
+    determinizations of the position (as many as there are playouts, if fewer), the same ones for
+    every action (common random numbers), each followed by ``module.playouts`` with at most
+    ``moves_left - 1`` moves. Ties go to the lowest action.
     """
-    per_world = max(1, playouts // determinizations)
+    # World k's share of an action's playouts: playouts // determinizations, one more for the first
+    # playouts % determinizations worlds; a world with no share is not made.
+    shares = [playouts // determinizations + (k < playouts % determinizations) for k in range(determinizations)]
+    shares = [share for share in shares if share]
 
     def choose(state: Any, moves_left: int, seed: int) -> int:
-        worlds = [state.determinize((seed + k) % 2**64) for k in range(determinizations)]
+        worlds = [state.determinize((seed + k) % 2**64) for k in range(len(shares))]
         best_action, best_mean = -1, -1.0
         for action in state.legal_actions():
             scores: List[Any] = []
@@ -57,7 +61,7 @@ def flat_monte_carlo(module: ModuleType, playouts: int, determinizations: int) -
                 child = world.copy()
                 child.play(int(action))
                 if moves_left > 1:
-                    scores.append(module.playouts(child, per_world, seed=(seed + k) % 2**64, max_moves=moves_left - 1))
+                    scores.append(module.playouts(child, shares[k], seed=(seed + k) % 2**64, max_moves=moves_left - 1))
                 else:
                     scores.append([child.score])
             mean = float(np.mean(np.concatenate(scores)))

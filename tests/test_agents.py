@@ -6,6 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any, List
 
 import pytest
 
@@ -32,6 +33,22 @@ def test_monte_carlo_with_one_move_left_takes_the_most_cards(agents: ModuleType)
     choose = agents.flat_monte_carlo(reference, playouts=3, determinizations=1)
     assert choose(state, 1, 0) == min(a for a in legal if a >= 50)  # ties go to the lowest action
     assert state == reference.RoyalMarriage.deal(4)
+
+
+@pytest.mark.parametrize("playouts, determinizations, shares", [(5, 10, [1] * 5), (7, 3, [3, 2, 2]), (6, 3, [2, 2, 2])])
+def test_monte_carlo_shares_out_exactly_the_playouts_asked(
+        agents: ModuleType, playouts: int, determinizations: int, shares: List[int]) -> None:
+    asked: List[int] = []
+
+    class Counting:
+        @staticmethod
+        def playouts(state: Any, n: int, *, seed: int, max_moves: int) -> List[int]:
+            asked.append(n)
+            return reference.playouts(state, n, seed=seed, max_moves=max_moves)
+
+    state = reference.Geoffrey.deal(2)
+    agents.flat_monte_carlo(Counting, playouts, determinizations)(state, 5, 0)
+    assert asked == shares * len(state.legal_actions())
 
 
 def test_random_agent_plays_a_legal_action(agents: ModuleType) -> None:

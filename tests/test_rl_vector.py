@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import collections
 import copy
-from typing import Any, List
+from typing import Any, List, Tuple
 
 import numpy as np
 import pytest
@@ -433,3 +433,76 @@ def test_both_implementations_take_the_same_sequences() -> None:
     for vec in vecs:
         with pytest.raises(ValueError, match=r"^actions must hold num_envs = 2 actions, got 1$"):
             vec.step(_OldStyleSequence(actions[:1], 2))
+
+
+@pytest.mark.parametrize("deals, length, got", [([10, 20, 30], 2**32 + 2, 2**32 + 2), ([10, 20, 30], 2, 3), ([10], 2, 1)])
+def test_deals_whose_count_is_wrong_are_refused_by_both(deals: List[int], length: int, got: int) -> None:
+    """A length beyond 32 bits is not cut to it, and the deals are counted again as read: `got` is the
+    length when it is wrong, else the number of deals yielded."""
+    for impl in IMPLS:
+        vec = implementation(impl).VectorGame("royal-marriage", 2)
+        with pytest.raises(ValueError, match=rf"^options\['deals'\] must hold num_envs = 2 deals, got {got}$"):
+            vec.reset(options={"deals": _OldStyleSequence(deals, length)})
+
+
+def test_options_may_be_any_mapping_in_both() -> None:
+    import types
+
+    for impl in IMPLS:
+        vec = implementation(impl).VectorGame("geoffrey", 2)
+        vec.reset(options=types.MappingProxyType({"deals": [1, 2]}))
+        assert vec.state(1) == implementation(impl).Geoffrey.deal(2)
+
+
+def test_a_masked_array_is_read_by_its_items_in_both() -> None:
+    """A masked entry is no int (the engine does not play the value under the mask); an array with
+    nothing masked plays as a plain one."""
+    for impl in IMPLS:
+        vec = implementation(impl).VectorGame("geoffrey", 2)
+        vec.reset(options={"deals": [2, 2]})
+        legal = implementation(impl).Geoffrey.deal(2).legal_actions()
+        with pytest.raises(TypeError, match="^slot 1: action must be an int, got MaskedConstant$"):
+            vec.step(np.ma.array([legal[0], legal[0]], mask=[False, True]))
+        assert vec.state(1) == implementation(impl).Geoffrey.deal(2)
+        vec.step(np.ma.array([legal[0], legal[-1]]))
+        expected = implementation(impl).Geoffrey.deal(2)
+        expected.play(legal[-1])
+        assert vec.state(1) == expected
+
+
+def _won_germaine_line() -> Tuple[int, List[int]]:
+    """A Germaine deal and the actions of a winning line for it (the solver's)."""
+    from patience_engine.solver import solve
+
+    for deal in range(20):
+        solution = solve(patience_engine.Germaine.deal(deal), node_limit=20_000)
+        if solution.status == "won":
+            return deal, [move.action for move in solution.moves]
+    raise AssertionError("no Germaine deal of 0..19 won within 20,000 nodes")
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_a_won_germaine_grid_ends_the_episode_though_it_can_slide(impl: str) -> None:
+    """docs/rl.md "Episodes": terminated when won, even where slides are left (the winning combine
+    restores the allowance)."""
+    module = implementation(impl)
+    deal, line = _won_germaine_line()
+    final = module.Germaine.deal(deal)
+    for action in line:
+        final.play(action)
+    assert final.is_won and final.legal_actions(), "the won grid can still slide"
+    vec = module.VectorGame("germaine", 1)
+    vec.reset(options={"deals": [deal]})
+    total = 0.0
+    for k, action in enumerate(line):
+        _, reward, terminated, truncated, _ = vec.step([action])
+        total += float(reward[0])
+        assert (bool(terminated[0]), bool(truncated[0])) == (k == len(line) - 1, False)
+    assert total == final.score
+    gymnasium = pytest.importorskip("gymnasium")
+    import patience_engine.envs  # noqa: F401  (registers the environments)
+
+    env = gymnasium.make("patience_engine/Germaine-v0", impl=impl)
+    env.reset(options={"deal": deal})
+    ends = [env.step(action)[2] for action in line]
+    assert ends == [False] * (len(line) - 1) + [True]

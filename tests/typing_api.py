@@ -22,7 +22,21 @@ batch.reset(seed=np.int64(1))
 reference.Germaine.deal(np.int64(1)).determinize(np.uint8(2))
 reference.perft(reference.Germaine.deal(1), np.int32(1))
 reference.playouts(reference.Germaine.deal(1), 2, seed=np.uint64(1))
-reference.VectorGame("germaine", 2).reset(seed=np.int64(1))
+reference_batch = reference.VectorGame("germaine", 2)
+reference_batch.reset(seed=np.int64(1))
+# A list of numpy integers (np.argmax of each mask row: a legal action) is a batch's actions.
+batch.step([np.argmax(row) for row in batch.action_masks])
+reference_batch.step([np.argmax(row) for row in reference_batch.action_masks])
+try:
+    reference_batch.step({0, 1})  # type: ignore[arg-type]  # a set has no order to match slots
+except TypeError:
+    pass
+else:
+    raise AssertionError("a set of actions is refused")
+# A move of the other implementation is played by its text (docs/rl.md "Actions").
+pe.Geoffrey.deal(2).play(reference.Geoffrey.deal(2).legal_moves()[0])
+reference.Geoffrey.deal(2).play(pe.Geoffrey.deal(2).legal_moves()[0])
+assert pe.Germaine.deal(1).is_legal(reference.Germaine.deal(1).legal_moves()[0])
 # The reference's classes get from_pysol and to_svg at import, as the engine's do.
 layout: reference.Geoffrey = reference.Geoffrey.from_pysol("ms1")
 picture: str = reference.Geoffrey.deal(1).to_svg()

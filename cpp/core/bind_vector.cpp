@@ -24,13 +24,17 @@ std::vector<VectorEntry>& vector_entries() {
 
 namespace {
 
+// Whether value is a collections.abc.Mapping (a dict, a mappingproxy), as reset()'s options are.
+bool is_mapping(const py::handle& value) {
+  return py::isinstance(value, py::module_::import("collections.abc").attr("Mapping"));
+}
+
 // Whether value lists items in an order, as actions and deals must (a list, tuple, range or
 // array): what CPython's sequence protocol offers, text aside; never a set or a mapping (a class
 // with __getitem__ passes PySequence_Check, so a Mapping that is no dict would).
 bool is_sequence(const py::handle& value) {
   return PySequence_Check(value.ptr()) && !py::isinstance<py::str>(value) &&
-         !py::isinstance<py::bytes>(value) &&
-         !py::isinstance(value, py::module_::import("collections.abc").attr("Mapping"));
+         !py::isinstance<py::bytes>(value) && !is_mapping(value);
 }
 
 // An int in low .. high: an int or an integer with __index__ (a numpy integer), as actions are
@@ -168,8 +172,9 @@ struct Actions {
 };
 
 Actions actions_argument(const py::object& actions, int num_envs) {
-  // A 1-D integer array is taken whole; its items can hold no bool, float or str.
-  if (py::isinstance<py::array>(actions)) {
+  // A 1-D integer array is taken whole; its items can hold no bool, float or str. A subclass's
+  // items need not be its buffer's (a masked array's masked entries), so it is read as a sequence.
+  if (Py_TYPE(actions.ptr()) == py::detail::npy_api::get().PyArray_Type_) {
     const auto a = py::reinterpret_borrow<py::array>(actions);
     const char kind = a.dtype().kind();
     const bool fits =
@@ -239,21 +244,26 @@ Actions actions_argument(const py::object& actions, int num_envs) {
 std::vector<std::uint64_t> option_deals(const py::object& options, int n) {
   std::vector<std::uint64_t> deals;
   if (options.is_none()) return deals;
-  if (!py::isinstance<py::dict>(options))
+  if (!is_mapping(options))
     throw py::type_error("options must be a dict or None, got " + type_name(options));
-  for (const auto& item : py::reinterpret_borrow<py::dict>(options))
-    if (!item.first.equal(py::str("deals")))
-      throw py::value_error("unknown option " + repr_text(item.first) +
-                            ": the only one is 'deals'");
+  for (const py::handle key : py::iter(options))
+    if (!key.equal(py::str("deals")))
+      throw py::value_error("unknown option " + repr_text(key) + ": the only one is 'deals'");
   if (!options.contains("deals")) return deals;
   const py::object given = options["deals"];
   if (!is_sequence(given))
     throw py::type_error("options['deals'] must be a sequence of deal numbers, got " +
                          type_name(given));
-  if (static_cast<int>(py::len(given)) != n)
-    throw py::value_error("options['deals'] must hold num_envs = " + std::to_string(n) +
-                          " deals, got " + std::to_string(py::len(given)));
-  for (const auto& d : given) deals.push_back(deal_number(py::reinterpret_borrow<py::object>(d)));
+  // Checked again after reading: a sequence's len() need not be what it yields.
+  const auto count = [n](std::size_t got) {
+    if (got != static_cast<std::size_t>(n))
+      throw py::value_error("options['deals'] must hold num_envs = " + std::to_string(n) +
+                            " deals, got " + std::to_string(got));
+  };
+  count(py::len(given));
+  for (const py::handle d : py::iter(given))
+    deals.push_back(deal_number(py::reinterpret_borrow<py::object>(d)));
+  count(deals.size());
   return deals;
 }
 

@@ -167,9 +167,9 @@ class VectorGame {
   }
 
   // Plays each slot's action (check() having passed), or resets a slot whose episode ended at the
-  // last step (Gymnasium's next-step autoreset). A slot reset to a position with no legal move
-  // (Geoffrey deal 787) cannot report it from reset(), so its next step ends the episode with
-  // no move: reward 0, terminated.
+  // last step (Gymnasium's next-step autoreset); an episode ends when won or when no move is left.
+  // A slot reset to a position with no legal move (Geoffrey deal 787) cannot report it from
+  // reset(), so its next step ends the episode with no move: reward 0, terminated.
   void step(const std::int64_t* actions) {
     for (int i = 0; i < n_; ++i) {
       if (ended_[i]) {
@@ -188,7 +188,8 @@ class VectorGame {
       const int before = g.score();
       g.patch_observation(&obs_[static_cast<std::size_t>(i) * kObservationSize], m, hidden_);
       g.make(m);
-      const bool over = refresh_legal(i) == 0;
+      // A won Germaine grid may still have slides: a win ends the episode all the same.
+      const bool over = refresh_legal(i) == 0 || g.is_won();
       const bool cut = !over && ++played_[i] >= max_moves_;
       reward_[i] = static_cast<float>(g.score() - before);
       terminated_[i] = over;

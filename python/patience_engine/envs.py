@@ -76,7 +76,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
     ``game``: a registry name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``).
     Observation: ``observation(hidden)`` as a uint8 array of ``OBSERVATION_SHAPE``
     (docs/rl.md "Observations"); action: an int of ``Discrete(NUM_ACTIONS)`` (docs/rl.md
-    "Actions"); reward: the change of ``score``; terminated when no legal move is left,
+    "Actions"); reward: the change of ``score``; terminated when won or no legal move is left,
     truncated after ``max_moves`` moves (docs/rl.md "Episodes"). ``info["action_mask"]``: bool
     array of ``NUM_ACTIONS``. ``reset(seed=s)`` draws the deal from the seeded ``np_random``;
     ``options={"deal": n}`` plays deal ``n``. ``render()`` (``render_mode="ansi"``) gives the
@@ -151,7 +151,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
         before = self.state.score
         self.state.play(chosen)
         self.moves += 1
-        terminated = bool(self.state.is_over)
+        terminated = bool(self.state.is_over or self.state.is_won)  # a won Germaine grid may have slides
         truncated = not terminated and self.moves >= self.max_moves
         obs, info = self._observe()
         return obs, float(self.state.score - before), terminated, truncated, info
@@ -171,8 +171,8 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     ``(num_envs, *OBSERVATION_SHAPE)``, rewards float32, flags bool, actions an int array of
     ``num_envs``; ``info["action_mask"]`` is the VectorGame's ``action_masks`` (bool,
     ``(num_envs, NUM_ACTIONS)``). Autoreset is NEXT_STEP. ``reset(seed=s)`` re-seeds the
-    VectorGame's SplitMix64 generator (an int seed; deals and nothing else are drawn) and
-    ``np_random`` as Gymnasium does;
+    VectorGame's SplitMix64 generator (an int seed; it draws the deals, and the actions of
+    ``vector.sample_legal_actions()``) and ``np_random`` as Gymnasium does;
     ``options={"deals": [...]}`` gives each slot's deal. ``max_episode_steps`` (what
     ``make_vec(..., max_episode_steps=n)`` passes) is ``max_moves`` under Gymnasium's name, a step
     being one move; ValueError when both are given and differ. ``step`` and ``reset`` are one call

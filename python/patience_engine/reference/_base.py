@@ -23,6 +23,14 @@ from .._shown import int_text, qualified_name, type_text
 from ..limits import check_int, int_value
 from ._cards import check_deal_number
 
+if TYPE_CHECKING:
+    from .._core import GeoffreyMove as _EngineGeoffreyMove
+    from .._core import GermaineMove as _EngineGermaineMove
+    from .._core import RoyalMarriageMove as _EngineRoyalMarriageMove
+
+    # A move of the C++ engine, which play() and is_legal() read by its text (the game's own only).
+    EngineMove = Union[_EngineRoyalMarriageMove, _EngineGermaineMove, _EngineGeoffreyMove]
+
 OBSERVATION_DTYPE = "uint8"
 """dtype name of every game's observation (docs/rl.md "Observations")."""
 RANK_PLANES = 0
@@ -274,7 +282,7 @@ class Game(Generic[MoveT]):
     def _determinize(self: GameT, seed: int) -> GameT:
         return self.copy()
 
-    def _coerce(self, move: Union[MoveT, str, SupportsIndex]) -> MoveT:
+    def _coerce(self, move: Union[MoveT, EngineMove, str, SupportsIndex]) -> MoveT:
         if isinstance(move, str):
             return self.parse_move(move)
         number = int_value(move)
@@ -292,7 +300,7 @@ class Game(Generic[MoveT]):
         got = other_type_name(move, self.Move.__name__)
         raise TypeError(f"expected a {self.Move.__name__}, its text or an int action, got {got}")
 
-    def is_legal(self, move: Union[MoveT, str, SupportsIndex]) -> bool:
+    def is_legal(self, move: Union[MoveT, EngineMove, str, SupportsIndex]) -> bool:
         """Whether the move (of either implementation, or its text, or its int action) is legal in this position.
 
         False for an action that names no move (a Germaine step off the grid). Raises TypeError for anything
@@ -303,7 +311,7 @@ class Game(Generic[MoveT]):
         except IllegalMoveError:  # an action that names no move
             return False
 
-    def play(self, move: Union[MoveT, str, SupportsIndex]) -> None:
+    def play(self, move: Union[MoveT, EngineMove, str, SupportsIndex]) -> None:
         """Play a move (of either implementation, or its text, or its int action).
 
         Raises IllegalMoveError (a ValueError) for a move not legal here or an

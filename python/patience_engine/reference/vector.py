@@ -18,13 +18,17 @@ generator of docs/rules.md "Numbered deals".
 from __future__ import annotations
 
 import os
-from typing import Any, Collection, Dict, List, Mapping, Optional, SupportsIndex, Tuple, Type
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Type, Union
 
 from .._errors import IllegalMoveError
 from .._shown import int_text, qualified_name, repr_text, type_text
 from ..limits import check_int, int_value, span
 from ._base import GAME_NAMES, Game, check_hidden, not_a_position
 from ._cards import SplitMix64, check_deal_number
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 StepResult = Tuple[List[Any], List[float], List[bool], List[bool], Dict[str, Any]]
 
@@ -155,18 +159,24 @@ class VectorGame:
         deals = options["deals"]
         if not _is_sequence(deals):
             raise TypeError(f"options['deals'] must be a sequence of deal numbers, got {type_text(deals)}")
-        if len(deals) != self.num_envs:
-            raise ValueError(f"options['deals'] must hold num_envs = {self.num_envs} deals, got {len(deals)}")
-        return [check_deal_number(deal) for deal in deals]
 
-    def step(self, actions: Collection[SupportsIndex]) -> StepResult:
+        def check_count(got: int) -> None:
+            if got != self.num_envs:
+                raise ValueError(f"options['deals'] must hold num_envs = {self.num_envs} deals, got {got}")
+
+        check_count(len(deals))
+        numbers = [check_deal_number(deal) for deal in deals]
+        check_count(len(numbers))  # again: a sequence's len() need not be what it yields
+        return numbers
+
+    def step(self, actions: Union[Sequence[SupportsIndex], NDArray[np.integer[Any]]]) -> StepResult:
         """Play one action in every slot; returns ``(obs, reward, terminated, truncated, info)``.
 
         Autoreset is Gymnasium's NEXT_STEP: a slot whose last step ended ignores its action, is
         dealt ``deal = draw()`` (in slot order) and returns reward 0.0, not terminated, not
         truncated. A slot dealt a position with no legal move (Geoffrey deal 787) ignores its
         action and returns reward 0.0, terminated. Otherwise ``reward`` is the change of ``score`` (a float), ``terminated``
-        whether no legal move is left, ``truncated`` whether the episode, not terminated, has
+        whether the game is won or no legal move is left, ``truncated`` whether the episode, not terminated, has
         now played ``max_moves`` moves (docs/rl.md "Episodes"); ``info`` is ``{}``.
         Every action is checked before any slot changes: ValueError for a wrong length or an
         action outside ``0 .. NUM_ACTIONS - 1``, TypeError for a non-int or ``actions`` that are no
@@ -218,7 +228,7 @@ class VectorGame:
             before = state.score  # type: ignore[attr-defined]
             state.play(action)
             self._moves[slot] += 1
-            over = state.is_over
+            over = state.is_over or state.is_won  # type: ignore[attr-defined]  # a won Germaine grid may slide
             cut = not over and self._moves[slot] >= self.max_moves
             self._ended[slot] = over or cut
             rewards.append(float(state.score - before))  # type: ignore[attr-defined]
@@ -240,7 +250,7 @@ class VectorGame:
     def action_masks(self) -> List[List[bool]]:
         """``num_envs`` lists of ``NUM_ACTIONS`` bools, True at each slot's legal actions.
 
-        A slot awaiting autoreset shows its ended position's (none when terminated).
+        A slot awaiting autoreset shows its ended position's (none when no move was left).
         Raises RuntimeError before ``reset()``.
         """
         self._started()
