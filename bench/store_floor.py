@@ -4,8 +4,8 @@ the observation and mask entries it changes.
 For each game, a batch of ``--slots`` slots is reset with ``seed=1`` and stepped
 ``--warm`` times by ``step(sample_legal_actions())``; over the next ``--steps`` steps it
 records, for each step, the 64-byte lines of the observation and mask buffers
-that hold a changed byte, in the order the step writes them (slot by slot,
-observation then mask). It then times, best of ``--rounds`` rounds taking turns:
+that hold a changed byte, slot by slot as the step goes (a slot's observation
+lines, then its mask lines, each in address order). It then times, best of ``--rounds`` rounds taking turns:
 
 - the real steps: a fresh batch from the same seed, the warm-up untimed, then the
   same steps timed (their rewards must sum as in the recorded run);
@@ -23,7 +23,9 @@ No step moves its lines faster than a loop that does nothing but store them, so
 that writes this observation and mask layout on the machine, however little else it
 computes (and it leaves out the reads of the slots' positions). Prints a
 Markdown table: lines per slot step, nanoseconds per slot step of each timing,
-the bound and the real rate (M slot steps a second). Run ``python
+the bound ("none" when the stores ran no slower than in L1, as for a batch the
+caches hold) and the real rate (M slot steps a second). The bound moves with
+the machine's load, so compare runs, not one figure. Run ``python
 bench/store_floor.py`` with an optimised build installed (under a minute);
 docs/rl.md "Speed" quotes it.
 """
@@ -43,6 +45,7 @@ from patience_engine.games import REGISTRY, TITLES
 
 LINE = 64  # bytes per cache line
 L1_BYTES = 16384  # the replay buffer the level-1 cache holds (48 KiB data caches and up)
+MAX_SLOTS = 2**31 - 1  # VectorGame's num_envs
 
 
 @dataclass
@@ -129,7 +132,8 @@ def floor_row(game: str, slots: int, warm: int, steps: int, rounds: int, channel
     n = slots * steps
     lines = sum(len(offsets) for offsets in rec.steps) / n
     memory = stores - l1
-    bound = f"{n / memory / 1e6:.1f}" if memory > 0 else "unbounded"
+    # Stores that ran no slower than in L1 (a small batch that the caches hold) bound nothing.
+    bound = f"{n / memory / 1e6:.1f}" if memory > 0 else "none"
     return [TITLES[game], f"{lines:.1f}", f"{stores / n * 1e9:.0f}", f"{l1 / n * 1e9:.0f}", f"{real / n * 1e9:.0f}",
             bound, f"{n / real / 1e6:.1f}"]
 
@@ -149,13 +153,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             parser.error(f"--{name} must be at least 1")
     if args.warm < 0:
         parser.error("--warm must be at least 0")
+    if args.slots > MAX_SLOTS:
+        parser.error(f"--slots must be at most {MAX_SLOTS}")
     if not patience_engine.OPTIMIZED:
         parser.exit(2, f"store_floor.py: needs an optimised build, this one is {patience_engine.BUILD_TYPE}\n")
     print("| game | lines a slot step | stores (ns) | stores in L1 (ns) | real step (ns) "
           "| bound (M/s) | real (M/s) |")
     print("|---|---|---|---|---|---|---|")
-    for game in args.games or list(REGISTRY):
-        row = floor_row(game, args.slots, args.warm, args.steps, args.rounds, args.channels_last)
+    for game in dict.fromkeys(args.games or REGISTRY):
+        try:
+            row = floor_row(game, args.slots, args.warm, args.steps, args.rounds, args.channels_last)
+        except MemoryError as error:
+            parser.exit(2, f"store_floor.py: {error}\n")
         print("| " + " | ".join(row) + " |", flush=True)
     layout = "; observation lines counted channels last" if args.channels_last else ""
     print(f"\n{args.slots} slots, {args.steps} steps after {args.warm}, best of {args.rounds} rounds; "

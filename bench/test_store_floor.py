@@ -52,3 +52,18 @@ def test_refuses_timed_steps_that_are_not_the_recorded_ones() -> None:
     real_seconds("germaine", 8, 2, 3, rec.rewards)
     with pytest.raises(AssertionError, match="rewards sum to"):
         real_seconds("germaine", 8, 2, 3, rec.rewards + 1)
+
+
+@pytest.mark.parametrize("argv, message", [(["--slots", "0"], "--slots must be at least 1"),
+                                           (["--slots", str(2**31)], "--slots must be at most 2147483647"),
+                                           (["--warm", "-1"], "--warm must be at least 0"),
+                                           (["-k", "nosuch"], "invalid choice: 'nosuch'")])
+def test_refuses_bad_arguments_in_one_line(argv: List[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    assert exit.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_game_named_twice_is_measured_once(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--slots", "4", "--warm", "1", "--steps", "2", "--rounds", "1", "-k", "germaine", "-k", "germaine"]) == 0
+    assert capsys.readouterr().out.count("| Germaine 2-Move |") == 1

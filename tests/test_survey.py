@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
+import random
+import re
 import shutil
 import signal
 import sqlite3
@@ -372,6 +375,64 @@ def test_ctrl_c_ends_a_multi_worker_survey_at_once(tmp_path: Path, group: bool) 
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the worker processes in /proc")
+def test_a_second_ctrl_c_does_not_cut_the_removal_of_a_new_empty_file_short(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first Ctrl-C (here raised by the first deal) fails the survey before its first row; a second,
+    sent while the survey closes its file, must not leave that empty file behind."""
+    from patience_engine.survey import store
+
+    def interrupted(*args: Any) -> Row:
+        raise KeyboardInterrupt
+
+    real_close = store.close_database
+
+    def close_then_ctrl_c(connection: sqlite3.Connection) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        real_close(connection)
+
+    monkeypatch.setattr(survey.execution, "solve_deal", interrupted)
+    monkeypatch.setattr(store, "close_database", close_then_ctrl_c)
+    db = tmp_path / "s.sqlite"
+    with pytest.raises(KeyboardInterrupt):
+        survey.run_survey("royal-marriage", range(1, 3), db=str(db), jobs=1, **SETTINGS)
+    assert list(tmp_path.iterdir()) == []
+
+
+FORK_SERVER_IGNORES_CTRL_C = """
+import os, signal
+from multiprocessing import forkserver
+from patience_engine.survey.execution import _start_fork_server
+_start_fork_server()
+with open(f"/proc/{forkserver._forkserver._forkserver_pid}/status") as status:
+    ignored = int(next(line for line in status if line.startswith("SigIgn:")).split()[1], 16)
+print(bool(ignored >> (signal.SIGINT - 1) & 1), signal.getsignal(signal.SIGINT) is signal.default_int_handler,
+      signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+"""
+
+CTRL_C_WHILE_THE_FORK_SERVER_STARTS = """
+import os, signal
+from multiprocessing import forkserver
+from patience_engine.survey.execution import _start_fork_server
+forkserver.ensure_running = lambda: os.kill(os.getpid(), signal.SIGINT)
+try:
+    _start_fork_server()
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists() or "forkserver" not in multiprocessing.get_all_start_methods(),
+                    reason="needs Linux's /proc and a fork server")
+def test_the_fork_server_ignores_ctrl_c_and_the_survey_keeps_it() -> None:
+    """Workers fork from a server started while Ctrl-C is ignored, so a Ctrl-C while they import cannot
+    print their tracebacks; one that comes meanwhile still reaches the survey."""
+    def run(code: str) -> str:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
+
+    assert run(FORK_SERVER_IGNORES_CTRL_C) == "True True False\n"
+    assert run(CTRL_C_WHILE_THE_FORK_SERVER_STARTS) == "interrupted\n"
+
+
 def test_a_dead_worker_is_a_one_line_error(tmp_path: Path) -> None:
     # A worker killed (by the kernel, out of memory) gave a RuntimeError traceback.
     with _slow_survey(tmp_path) as (child, processes):
@@ -447,6 +508,30 @@ def test_foreign_or_corrupt_file_is_a_clear_error_and_left_untouched(
     assert main(["report", str(db)]) == 2
     assert message in capsys.readouterr().err
     assert db.read_bytes() == before
+
+
+def test_a_corrupt_file_is_named_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SQLite reports a damaged page a line: the error gives the first and counts the rest."""
+    db = tmp_path / "s.sqlite"
+    connection = survey.open_database(str(db), create=True)
+    survey.insert_rows(connection, [Row("germaine", deal, "won", 64, 1, 0.1, "a1xa2 " * 20, True, "v", 1, 1)
+                                    for deal in range(3000)])
+    survey.close_database(connection)
+    data = bytearray(db.read_bytes())
+    data[8192:8192 + 4096] = random.Random(1).randbytes(4096)  # page 3: some 30 lines of report
+    db.write_bytes(bytes(data))
+    assert main(["report", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert re.search(r" is corrupt \(.+, and \d+ more problems\); left untouched$", err.strip()), err
+
+
+def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.sqlite"
+    os.mkfifo(db)
+    for argv in (["survey", "royal-marriage", "--deals", "1-2", "--jobs", "1", "--db", str(db)], ["report", str(db)]):
+        assert main(argv) == 2
+        assert f"{db} is not a regular file, so not a survey database; left untouched" in capsys.readouterr().err
 
 
 def test_report_of_a_missing_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -883,6 +968,13 @@ def test_report_of_files_repeating_a_survey_checks_that_they_agree(
     assert main(["report", first, second, third]) == 0
     assert ("repeated rows: 8 deals appear in more than one file with the same settings; 12 repeated rows agree"
             in capsys.readouterr().out), "deals 5-8 are in all three files: each deal counted once"
+    # A hard link, a symbolic link and another name of the same file are that file, read once.
+    os.link(second, tmp_path / "hard.sqlite")
+    os.symlink(second, tmp_path / "soft.sqlite")
+    assert main(["report", first, second, str(tmp_path / "hard.sqlite"), str(tmp_path / "soft.sqlite"),
+                 str(tmp_path / "." / "b.sqlite")]) == 0
+    assert "repeated rows: 4 deals appear in more than one file with the same settings; 4 repeated rows agree" in \
+        capsys.readouterr().out
     connection = sqlite3.connect(second)
     with connection:
         connection.execute("UPDATE deals SET nodes = nodes + 1 WHERE deal = 6")

@@ -18,7 +18,7 @@ import errno
 import os
 import sys
 import time
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from tqdm import tqdm
 
@@ -527,8 +527,19 @@ def cmd_survey(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """``patience report FILE...``: winnability and solver effort per survey in survey databases, and
     each blind player's survey beside the thoughtful solver's on the same deals."""
-    # The same file named twice (./a, a) is read once: its rows would only agree with themselves.
-    files = list(dict.fromkeys(os.path.realpath(db) for db in args.db))
+    # The same file named twice (./a, a, a link, a hard link) is read once: its rows would only agree with
+    # themselves. A file that cannot be stat'ed is kept by name, for read_rows to report.
+    def identity(db: str) -> object:
+        try:
+            found = os.stat(db)
+        except OSError:
+            return os.path.realpath(db)
+        return (found.st_dev, found.st_ino)
+
+    named: Dict[object, str] = {}
+    for db in args.db:
+        named.setdefault(identity(db), db)
+    files = list(named.values())
     merged = survey.merge_rows([row for db in files for row in survey.read_rows(db)])
     rows = merged.rows
     comparisons = survey.compare_with_thoughtful(rows)

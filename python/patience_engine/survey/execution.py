@@ -170,6 +170,21 @@ def _windowed(submit: Callable[[List[int]], Any], first_completed: Callable[[Set
             yield from tasks.done(future.result())
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C within, when called in the main thread (elsewhere Python cannot set handlers): a
+    clean-up that a second Ctrl-C must not cut short."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread, which alone receives KeyboardInterrupt
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+
+
 def _worker_start(stop: multiprocessing.connection.Connection) -> None:
     """Initializer of a local worker process: leave Ctrl-C to the parent, exit when the parent says or dies.
 
@@ -227,19 +242,46 @@ def _worker_died(worker: multiprocessing.process.BaseProcess, jobs: int, table_b
                              f"{table_bytes:,} bytes each); the rows written so far are kept")
 
 
+def _worker_context() -> Union[ForkServerContext, SpawnContext]:
+    """How local workers start: forkserver or spawn rather than fork, as this process has threads
+    (tqdm's monitor) and forking a threaded process can deadlock."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("forkserver")
+    return multiprocessing.get_context("spawn")
+
+
+def _start_fork_server() -> None:
+    """Start multiprocessing's fork server, if workers come from one and it is not running, ignoring Ctrl-C.
+
+    A process started while this one ignores SIGINT ignores it from its first instruction (exec keeps
+    the disposition, and Python then sets no handler), and the fork server hands that on to every
+    worker it forks: a Ctrl-C while they import, before ``_worker_start``, cannot print their
+    tracebacks. SIGINT is blocked meanwhile, so one that comes stays pending for this process, which
+    takes it when the handler is back (Linux queues a blocked signal even while it is ignored). Call
+    it before other threads start: one of them could take the signal and drop it.
+    """
+    if not isinstance(_worker_context(), ForkServerContext) or not hasattr(signal, "pthread_sigmask"):
+        return
+    from multiprocessing import forkserver
+
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        with _sigint_ignored():
+            forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, jobs: int,
                    player: Optional[Player]) -> Generator[Row, None, None]:
     if jobs == 1:
         for deal in deals:
             yield from solve_deals(game, [deal], node_limit, table_bytes, player)
         return
-    # forkserver/spawn rather than fork: this process has threads (tqdm's monitor), and
-    # forking a threaded process can deadlock. Each worker has a pipe of its own rather than a
-    # ProcessPoolExecutor's queues: under forkserver/spawn their locks are named semaphores, which
-    # a survey killed with kill -9 leaves for the resource tracker to remove, with a warning.
-    context: Union[ForkServerContext, SpawnContext] = multiprocessing.get_context("spawn")
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
+    # Each worker has a pipe of its own rather than a ProcessPoolExecutor's queues: under
+    # forkserver/spawn their locks are named semaphores, which a survey killed with kill -9 leaves
+    # for the resource tracker to remove, with a warning.
+    context = _worker_context()
     stop_reader, stop_writer = context.Pipe(duplex=False)
     in_flight: Dict[multiprocessing.connection.Connection, int] = {}
     workers = []
@@ -426,6 +468,8 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         else:
             # No more processes than deals to solve: each one starts at some cost.
             workers = max(1, min(jobs or default_jobs(), count - skipped))
+            if workers > 1:
+                _start_fork_server()  # before tqdm starts its monitor thread
             rows = _solve_locally(game, todo, node_limit, table_bytes, workers, player)
         # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
         written = 0
@@ -439,8 +483,11 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
                 bar.update()
         run = SurveyRun(count - skipped, skipped, other_settings(connection, settings), count - skipped - written)
     except BaseException:
-        # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early.
-        release_database(claim, failed=True)
+        # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early
+        # (and a second Ctrl-C does not stop the removal half-way).
+        with _sigint_ignored():
+            release_database(claim, failed=True)
         raise
-    release_database(claim, failed=False)
+    with _sigint_ignored():
+        release_database(claim, failed=False)
     return run

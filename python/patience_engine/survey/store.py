@@ -31,6 +31,7 @@ import contextlib
 import os
 import secrets
 import sqlite3
+import stat
 import sys
 import time
 from typing import Callable, Iterable, List, NamedTuple, Optional, Set, Tuple
@@ -105,8 +106,16 @@ class Row(NamedTuple):
         return (self.game, self.engine_version, self.node_limit, self.table_bytes, self.player)
 
 
+def _check_kind(path: str, mode: int) -> None:
+    """Raise ``SurveyFileError`` unless ``mode`` (of the file at ``path``) is a regular file's or a directory's
+    (which open() refuses in its own words): a FIFO would block a read until a writer came."""
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise SurveyFileError(f"{path} is not a regular file, so not a survey database; left untouched")
+
+
 def _check_header(path: str) -> None:
     """Raise ``SurveyFileError`` unless the file at ``path`` starts like a survey database."""
+    _check_kind(path, os.stat(path).st_mode)
     with open(path, "rb") as handle:
         header = handle.read(100)
     if not header and os.path.isfile(path):
@@ -137,7 +146,10 @@ def _check_contents(connection: sqlite3.Connection, path: str) -> None:
     except sqlite3.DatabaseError as error:
         raise SurveyFileError(f"{path} is corrupt ({error}); left untouched") from None
     if problems != ["ok"]:
-        raise SurveyFileError(f"{path} is corrupt ({'; '.join(problems[:3])}); left untouched")
+        # SQLite's report runs to a line a damaged page, under a "*** in database main ***" heading.
+        lines = [line for problem in problems for line in problem.splitlines() if line and not line.startswith("***")]
+        more = f", and {len(lines) - 1} more problems" if len(lines) > 1 else ""
+        raise SurveyFileError(f"{path} is corrupt ({(lines or problems)[0]}{more}); left untouched")
     expected = list(Row._fields)
     if _schema_version(connection) == 1:
         expected = expected[:_VERSION_1_COLUMNS]
@@ -217,8 +229,9 @@ class SurveyFile(NamedTuple):
 def _lock_shared(path: str) -> Optional[int]:
     """A descriptor of the file at ``path`` holding a shared ``flock``; None if that file was removed
     before the lock was taken (the caller makes it again)."""
-    descriptor = os.open(path, os.O_RDONLY)
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, to be refused
     try:
+        _check_kind(path, os.fstat(descriptor).st_mode)
         fcntl.flock(descriptor, fcntl.LOCK_SH)
         with contextlib.suppress(FileNotFoundError):
             if os.path.samestat(os.fstat(descriptor), os.stat(path)):
