@@ -18,12 +18,14 @@ import errno
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from tqdm import tqdm
 
 from . import draw, limits, players, reference, signature, survey
 from ._errors import MissingExtraError
+from ._files import write_whole
 from .games import PERFT, REGISTRY, TITLES
 from .reference import pysol
 from .solver import DEFAULT_TABLE_BYTES, Solution, solve
@@ -444,11 +446,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.html is not None:
         title = f"{TITLES[args.game]}, {_source(args)}: {solution.status}"
         page = solution_html(state, solution.moves, title=title)
-        try:
-            with open(args.html, "w", encoding="utf-8") as handle:
-                handle.write(page)
-        except OSError as error:
-            raise OSError(error.errno, error.strerror, args.html) from None
+        write_whole(args.html, lambda name: Path(name).write_text(page, encoding="utf-8"))
     return SOLVE_EXIT_CODES[solution.status]
 
 

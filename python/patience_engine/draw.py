@@ -32,10 +32,12 @@ the cards (``7S+JD``), which the picture shows.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any, List, Optional, Sequence, Set
 from xml.sax.saxutils import escape, quoteattr
 
 from ._errors import IllegalMoveError
+from ._files import write_whole
 from ._shown import repr_text
 from .limits import int_value
 from .reference import Geoffrey, GeoffreyMove, Germaine, GermaineMove, RoyalMarriage, RoyalMarriageMove
@@ -286,18 +288,18 @@ def write_picture(svg: str, path: str) -> None:
     """Write an SVG picture to ``path``: SVG, or PNG when ``path`` ends in ``.png``.
 
     PNG needs the optional extra ``patience-engine[png]`` (CairoSVG); raises
-    RuntimeError saying so when it is missing, ValueError for another ending.
+    RuntimeError saying so when it is missing, ValueError for another ending, OSError
+    naming ``path`` when it cannot be written (the file is written whole or not at all).
     """
     lower = path.lower()
     if lower.endswith(".svg"):
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(svg)
+        write_whole(path, lambda name: Path(name).write_text(svg, encoding="utf-8"))
     elif lower.endswith(".png"):
         try:
             import cairosvg  # imported here: an optional extra, needed only for PNG
         except ImportError:  # pragma: no cover - depends on the environment
             raise RuntimeError("writing PNG needs CairoSVG: pip install 'patience-engine[png]'") from None
-        cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=path, scale=2)
+        write_whole(path, lambda name: cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=name, scale=2))
     else:
         raise ValueError(f"picture file must end in .svg or .png, got {repr_text(path)}")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Dict, List, Sequence
 
 from .._errors import MissingExtraError
+from .._files import write_whole
 from .._shown import repr_text
 from ..games import REGISTRY
 from .statistics import Comparison, Summary, wilson_interval
@@ -106,4 +107,4 @@ def plot(rows: Sequence[Row], path: str, titles: Dict[str, str]) -> None:
     for axes in (nodes_axes, rate_axes):
         if axes.has_data():
             axes.legend(fontsize="small")
-    figure.savefig(path, dpi=120, format="png")
+    write_whole(path, lambda name: figure.savefig(name, dpi=120, format="png"))

@@ -146,7 +146,7 @@ def _check_contents(connection: sqlite3.Connection, path: str) -> None:
     except sqlite3.DatabaseError as error:
         raise SurveyFileError(f"{path} is corrupt ({error}); left untouched") from None
     if problems != ["ok"]:
-        # SQLite's report runs to a line a damaged page, under a "*** in database main ***" heading.
+        # SQLite's check gives a line per problem (a damaged page), under a "*** in database main ***" heading.
         lines = [line for problem in problems for line in problem.splitlines() if line and not line.startswith("***")]
         more = f", and {len(lines) - 1} more problems" if len(lines) > 1 else ""
         raise SurveyFileError(f"{path} is corrupt ({(lines or problems)[0]}{more}); left untouched")
