@@ -409,6 +409,21 @@ print(bool(ignored >> (signal.SIGINT - 1) & 1), signal.getsignal(signal.SIGINT) 
       signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
 """
 
+CTRL_C_AFTER_THE_RESOURCE_TRACKER_STARTS = """
+import os, signal
+from multiprocessing import resource_tracker
+from patience_engine.survey.execution import _start_fork_server
+start = resource_tracker.ensure_running
+def start_then_ctrl_c():
+    start()
+    os.kill(os.getpid(), signal.SIGINT)
+resource_tracker.ensure_running = start_then_ctrl_c
+try:
+    _start_fork_server()
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
 CTRL_C_WHILE_THE_FORK_SERVER_STARTS = """
 import os, signal
 from multiprocessing import forkserver
@@ -431,6 +446,8 @@ def test_the_fork_server_ignores_ctrl_c_and_the_survey_keeps_it() -> None:
 
     assert run(FORK_SERVER_IGNORES_CTRL_C) == "True True False\n"
     assert run(CTRL_C_WHILE_THE_FORK_SERVER_STARTS) == "interrupted\n"
+    # The resource tracker's start unblocks SIGINT; a Ctrl-C after it must not be dropped either.
+    assert run(CTRL_C_AFTER_THE_RESOURCE_TRACKER_STARTS) == "interrupted\n"
 
 
 def test_a_dead_worker_is_a_one_line_error(tmp_path: Path) -> None:
@@ -524,6 +541,15 @@ def test_a_corrupt_file_is_named_in_one_line(tmp_path: Path, capsys: pytest.Capt
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert re.search(r" is corrupt \(.+, and \d+ more problems\); left untouched$", err.strip()), err
+
+
+def test_a_corrupt_cell_is_named_in_one_printable_line() -> None:
+    """SQLite quotes a cell it cannot decode, damaged bytes and all."""
+    from patience_engine.survey.store import _first_line
+
+    error = sqlite3.OperationalError("Could not decode to UTF-8 column 'solution' with text '6D \x07\x1b[2J\nmore'")
+    assert _first_line(error) == "Could not decode to UTF-8 column 'solution' with text '6D ??[2J"
+    assert len(_first_line(sqlite3.DatabaseError("x" * 500))) == 120
 
 
 def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,7 +5,7 @@ Checked against the compiled module by ``python -m mypy.stubtest patience_engine
 ``patience_engine`` is imported.
 """
 
-from typing import Any, Callable, ClassVar, Dict, List, Optional, Sequence, SupportsIndex, Tuple, Union, final
+from typing import Any, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Union, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -254,7 +254,7 @@ class VectorGame:
     @property
     def bytes_per_position(self) -> int: ...
     def reset(
-        self, seed: Optional[SupportsIndex] = None, options: Optional[Dict[str, Any]] = None
+        self, seed: Optional[SupportsIndex] = None, options: Optional[Mapping[str, Any]] = None
     ) -> Tuple[NDArray[np.uint8], Dict[str, Any]]: ...
     def step(
         self, actions: Union[Sequence[SupportsIndex], NDArray[np.integer[Any]]]

@@ -262,8 +262,11 @@ def _start_fork_server() -> None:
     """
     if not isinstance(_worker_context(), ForkServerContext) or not hasattr(signal, "pthread_sigmask"):
         return
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver, resource_tracker
 
+    # The fork server starts the resource tracker, whose start unblocks SIGINT: started first, and
+    # outside the window, it leaves the mask alone.
+    resource_tracker.ensure_running()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         with _sigint_ignored():

@@ -138,13 +138,21 @@ def _schema_version(connection: sqlite3.Connection) -> int:
     return int(connection.execute("PRAGMA user_version").fetchone()[0])
 
 
+def _first_line(error: Exception) -> str:
+    """SQLite's message, one line of printable text: a damaged cell's bytes may follow it, newlines and
+    terminal escapes among them."""
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    shown = "".join(c if c.isprintable() else "?" for c in text)
+    return shown if len(shown) <= 120 else shown[:117] + "..."
+
+
 def _check_contents(connection: sqlite3.Connection, path: str) -> None:
     """Raise ``SurveyFileError`` if the open database fails SQLite's check or lacks the ``deals`` table."""
     try:
         problems = [r[0] for r in connection.execute("PRAGMA quick_check")]
         columns = [r[1] for r in connection.execute("PRAGMA table_info(deals)")]
     except sqlite3.DatabaseError as error:
-        raise SurveyFileError(f"{path} is corrupt ({error}); left untouched") from None
+        raise SurveyFileError(f"{path} is corrupt ({_first_line(error)}); left untouched") from None
     if problems != ["ok"]:
         # SQLite's check gives a line per problem (a damaged page), under a "*** in database main ***" heading.
         lines = [line for problem in problems for line in problem.splitlines() if line and not line.startswith("***")]
@@ -476,6 +484,6 @@ def read_rows(path: str) -> List[Row]:
         player = () if "player" in columns else (THOUGHTFUL,)
         return [Row._make((*r[:7], bool(r[7]), *r[8:], *player)) for r in connection.execute(query)]
     except sqlite3.DatabaseError as error:
-        raise SurveyFileError(f"{path} is corrupt ({error})") from None
+        raise SurveyFileError(f"{path} is corrupt ({_first_line(error)}); left untouched") from None
     finally:
         connection.close()
