@@ -37,6 +37,13 @@ bool is_sequence(const py::handle& value) {
          !py::isinstance<py::bytes>(value) && !is_mapping(value);
 }
 
+// ValueError unless got (items of what, counted as len() says or as read) is num_envs = n.
+void check_count(const char* what, const char* unit, int n, std::size_t got) {
+  if (got != static_cast<std::size_t>(n))
+    throw py::value_error(std::string(what) + " must hold num_envs = " + std::to_string(n) + " " +
+                          unit + ", got " + std::to_string(got));
+}
+
 // An int in low .. high: an int or an integer with __index__ (a numpy integer), as actions are
 // read (int_value, core/bind_game.hpp); TypeError for anything else, bools included;
 // ValueError outside, worded as patience_engine.limits.check_int.
@@ -204,12 +211,7 @@ Actions actions_argument(const py::object& actions, int num_envs) {
     throw wrong();
   }
   // Checked again after reading: a sequence's len() need not be what it yields.
-  const auto count = [num_envs](std::size_t got) {
-    if (got != static_cast<std::size_t>(num_envs))
-      throw py::value_error("actions must hold num_envs = " + std::to_string(num_envs) +
-                            " actions, got " + std::to_string(got));
-  };
-  count(static_cast<std::size_t>(size));
+  check_count("actions", "actions", num_envs, static_cast<std::size_t>(size));
   py::list exact;
   std::vector<std::int64_t> values;
   for (const py::handle item : py::iter(actions)) {
@@ -222,7 +224,7 @@ Actions actions_argument(const py::object& actions, int num_envs) {
     values.push_back(overflow > 0 ? INT64_MAX : overflow < 0 ? INT64_MIN : v);
     exact.append(index);
   }
-  count(values.size());
+  check_count("actions", "actions", num_envs, values.size());
   py::array_t<std::int64_t> out(static_cast<py::ssize_t>(values.size()));
   std::copy(values.begin(), values.end(), out.mutable_data());
   return Actions{out, exact};
@@ -255,15 +257,10 @@ std::vector<std::uint64_t> option_deals(const py::object& options, int n) {
     throw py::type_error("options['deals'] must be a sequence of deal numbers, got " +
                          type_name(given));
   // Checked again after reading: a sequence's len() need not be what it yields.
-  const auto count = [n](std::size_t got) {
-    if (got != static_cast<std::size_t>(n))
-      throw py::value_error("options['deals'] must hold num_envs = " + std::to_string(n) +
-                            " deals, got " + std::to_string(got));
-  };
-  count(py::len(given));
+  check_count("options['deals']", "deals", n, py::len(given));
   for (const py::handle d : py::iter(given))
     deals.push_back(deal_number(py::reinterpret_borrow<py::object>(d)));
-  count(deals.size());
+  check_count("options['deals']", "deals", n, deals.size());
   return deals;
 }
 

@@ -38,7 +38,7 @@ from ._errors import MissingExtraError
 from ._shown import int_text, repr_text, type_text
 from .games import REGISTRY, check_game_name
 from .limits import MAX_DEAL, check_int, int_value
-from .reference.vector import MAX_INT, episode_settings
+from .reference.vector import MAX_INT, episode_over, episode_settings
 
 try:
     import gymnasium
@@ -151,7 +151,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
         before = self.state.score
         self.state.play(chosen)
         self.moves += 1
-        terminated = bool(self.state.is_over or self.state.is_won)  # a won Germaine grid may have slides
+        terminated = episode_over(self.state)
         truncated = not terminated and self.moves >= self.max_moves
         obs, info = self._observe()
         return obs, float(self.state.score - before), terminated, truncated, info

@@ -36,6 +36,18 @@ MAX_INT = 2**31 - 1
 """Largest ``num_envs`` and ``max_moves``: the C++ engine counts them in an int."""
 
 
+def _check_count(what: str, unit: str, num_envs: int, got: int) -> None:
+    """ValueError unless ``got`` (items of ``what``, counted as len() says or as read) is ``num_envs``."""
+    if got != num_envs:
+        raise ValueError(f"{what} must hold num_envs = {num_envs} {unit}, got {got}")
+
+
+def episode_over(state: Any) -> bool:
+    """Whether an episode ends at ``state`` (docs/rl.md "Episodes"): won, or no legal move left (a won
+    Germaine grid may still slide). Either implementation's position."""
+    return bool(state.is_won or state.is_over)
+
+
 def game_class(game: object) -> Type[Game[Any]]:
     """The reference class of ``game``: a registry name (``'geoffrey'``) or a reference game class.
 
@@ -159,14 +171,9 @@ class VectorGame:
         deals = options["deals"]
         if not _is_sequence(deals):
             raise TypeError(f"options['deals'] must be a sequence of deal numbers, got {type_text(deals)}")
-
-        def check_count(got: int) -> None:
-            if got != self.num_envs:
-                raise ValueError(f"options['deals'] must hold num_envs = {self.num_envs} deals, got {got}")
-
-        check_count(len(deals))
+        _check_count("options['deals']", "deals", self.num_envs, len(deals))
         numbers = [check_deal_number(deal) for deal in deals]
-        check_count(len(numbers))  # again: a sequence's len() need not be what it yields
+        _check_count("options['deals']", "deals", self.num_envs, len(numbers))  # a len() may not be what it yields
         return numbers
 
     def step(self, actions: Union[Sequence[SupportsIndex], NDArray[np.integer[Any]]]) -> StepResult:
@@ -190,14 +197,9 @@ class VectorGame:
             count = -1
         if count < 0:
             raise TypeError(f"actions must be a sequence of num_envs ints, got {type_text(actions)}")
-
-        def check_count(got: int) -> None:
-            if got != self.num_envs:
-                raise ValueError(f"actions must hold num_envs = {self.num_envs} actions, got {got}")
-
-        check_count(count)
+        _check_count("actions", "actions", self.num_envs, count)
         chosen = [_action(value, slot) for slot, value in enumerate(actions)]
-        check_count(len(chosen))  # again: a sequence's len() need not be what it yields
+        _check_count("actions", "actions", self.num_envs, len(chosen))  # a len() may not be what it yields
         for slot, action in enumerate(chosen):
             if self._ended[slot] or self._states[slot].is_over:
                 continue
@@ -228,7 +230,7 @@ class VectorGame:
             before = state.score  # type: ignore[attr-defined]
             state.play(action)
             self._moves[slot] += 1
-            over = state.is_over or state.is_won  # type: ignore[attr-defined]  # a won Germaine grid may slide
+            over = episode_over(state)
             cut = not over and self._moves[slot] >= self.max_moves
             self._ended[slot] = over or cut
             rewards.append(float(state.score - before))  # type: ignore[attr-defined]
