@@ -47,7 +47,7 @@ def test_rules_check_values(impl: str, game: str, deal: int) -> None:
     depths = RULES_PERFT[game, deal]
     if impl == "reference":
         # Deeper counts run on the C++ engine only: past its signature's shallow depth the reference is slow.
-        depths = depths[: REGISTRY[game].signature_depths[0]]
+        depths = depths[: REGISTRY[game].bench.signature_depths[0]]
     before = state.to_text()
     counts = [perft_of(impl)(state, d) for d in range(1, len(depths) + 1)]
     assert counts == depths

@@ -53,7 +53,7 @@ EXPECTED_LINES = [
     *(f"perft {game} deal {deal} depth {depth}: {count}" for (game, deal, depth), count in PINNED.items()),
     *PINNED_SOLVES,
 ]
-SHALLOW = [(game, deal, depth) for game, deal, depth in PINNED if depth == REGISTRY[game].signature_depths[0]]
+SHALLOW = [(game, deal, depth) for game, deal, depth in PINNED if depth == REGISTRY[game].bench.signature_depths[0]]
 
 
 def test_signature_is_pinned() -> None:

@@ -221,7 +221,10 @@ class Geoffrey:
     @property
     def score(self) -> int: ...
 
+# Any position and any move of the engine's games (the stub's own names: stubtest leaves private
+# names alone); the package and the reference type their arguments with these.
 _Game = Union[RoyalMarriage, Germaine, Geoffrey]
+_Move = Union[RoyalMarriageMove, GermaineMove, GeoffreyMove]
 
 @final
 class VectorGame:
@@ -270,7 +273,7 @@ def playouts(
 ) -> NDArray[np.int32]:
     """n random games from state played in C++; their final scores. Releases the GIL."""
 
-def perft(state: Union[RoyalMarriage, Germaine, Geoffrey], depth: SupportsIndex, bulk: bool = True) -> int:
+def perft(state: _Game, depth: SupportsIndex, bulk: bool = True) -> int:
     """The number of legal move sequences of ``depth`` moves from ``state`` (nodes; docs/rules.md "Perft").
 
     ``state`` is not changed; ``bulk`` counts the last ply's moves without making them (the same
@@ -280,7 +283,7 @@ def perft(state: Union[RoyalMarriage, Germaine, Geoffrey], depth: SupportsIndex,
     """
 
 def solve(
-    state: Union[RoyalMarriage, Germaine, Geoffrey],
+    state: _Game,
     node_limit: Optional[int],
     time_limit: Optional[float],
     table_bytes: int,

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Set
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set
 from xml.sax.saxutils import escape, quoteattr
 
 from ._errors import IllegalMoveError
@@ -68,6 +68,23 @@ _STYLE = """
 .moving > rect.face, .moving > rect.back { stroke: #ff8c00; stroke-width: 4; }
 .target > rect.face, .target > rect.back, rect.target { stroke: #19c2ff; stroke-width: 4; stroke-dasharray: none; }
 """
+
+
+Picture = Callable[[Any, Optional[Any], bool], str]
+"""A game's drawer: (a reference position, an optional move of it to highlight, hidden) -> SVG text."""
+
+PICTURES: Dict[str, Picture] = {}
+"""Each game's drawer by command-line name; ``to_svg`` draws with it."""
+
+
+def picture_of(game: str) -> Callable[[Picture], Picture]:
+    """Registers the decorated function as the drawer of ``game`` (a ``registry.GAMES`` name)."""
+
+    def register(draw: Picture) -> Picture:
+        PICTURES[game] = draw
+        return draw
+
+    return register
 
 
 def _card(card: str, x: float, y: float, classes: Sequence[str] = (), face_up: bool = True, data: str = "") -> str:
@@ -112,6 +129,7 @@ def _document(width: float, height: float, body: List[str], title: str) -> str:
             + "".join(body) + "</svg>\n")
 
 
+@picture_of("royal-marriage")
 def royal_marriage_svg(row: RoyalMarriage, highlight: Optional[RoyalMarriageMove], hidden: bool = False) -> str:
     """A reference Royal Marriage position as SVG; ``highlight``: a move whose cards are marked.
 
@@ -131,6 +149,7 @@ def royal_marriage_svg(row: RoyalMarriage, highlight: Optional[RoyalMarriageMove
     return _document(width, height, body, f"Royal Marriage: a row of {len(cards)} cards")
 
 
+@picture_of("germaine")
 def germaine_svg(grid: Germaine, highlight: Optional[GermaineMove], hidden: bool = False) -> str:
     """A reference Germaine 2-Move position as SVG; ``highlight``: a move whose cells are marked.
 
@@ -164,6 +183,7 @@ def germaine_svg(grid: Germaine, highlight: Optional[GermaineMove], hidden: bool
     return _document(width, y + MARGIN, body, f"Germaine 2-Move: {cards} cards, {slides} slides allowed")
 
 
+@picture_of("geoffrey")
 def geoffrey_svg(layout: Geoffrey, highlight: Optional[GeoffreyMove], hidden: bool = False) -> str:
     """A reference Geoffrey position as SVG; ``highlight``: a move whose group and target are marked.
 
@@ -242,7 +262,7 @@ def to_svg(game: str, text: str, highlight: Optional[Any] = None, *, hidden: boo
         except (TypeError, ValueError) as error:
             raise type(error)(f"highlight: {error}") from None
         move = played.move_stack[-1]
-    return info.picture(state, move, hidden)
+    return PICTURES[info.name](state, move, hidden)
 
 
 def game_of(state: Any) -> str:

@@ -3,7 +3,7 @@
 Timings are too noisy to show that a change left what the engine computes
 alone; these counts are not. ``signature()`` walks a fixed set of perft
 positions (three numbered deals per game, a shallow and a deep depth each,
-``games.GameInfo.signature_depths``, bulk counting) and solves a few deals
+``registry.Bench.signature_depths``, bulk counting) and solves a few deals
 per game (``signature_solve_deals``) under a node limit (the solver is
 deterministic then), and prints one line per count; the digest is
 the SHA-256 of those lines. ``tests/test_signature.py`` pins both, so a change to move
@@ -43,7 +43,7 @@ class Signature(NamedTuple):
 def perft_positions() -> List[Tuple[str, int, int]]:
     """The (game, deal, depth) triples of the signature, in the order their lines appear."""
     return [(game, deal, depth) for game, info in REGISTRY.items() for deal in PERFT_DEALS
-            for depth in info.signature_depths]
+            for depth in info.bench.signature_depths]
 
 
 def perft_lines() -> List[str]:
@@ -58,7 +58,7 @@ def solve_lines() -> List[str]:
     """One line ``solve GAME deal N: STATUS score S nodes K moves M`` per solved deal."""
     lines = []
     for game, info in REGISTRY.items():
-        for deal in info.signature_solve_deals:
+        for deal in info.bench.signature_solve_deals:
             sol = solve(info.cpp.deal(deal), node_limit=SOLVE_NODE_LIMIT, table_bytes=SOLVE_TABLE_BYTES)
             lines.append(f"solve {game} deal {deal}: {sol.status} score {sol.score} nodes {sol.nodes} "
                          f"moves {len(sol.moves)}")

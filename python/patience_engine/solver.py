@@ -17,17 +17,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, List, Literal, Optional, Sequence, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, List, Literal, Optional, Sequence, Tuple, cast
 
 from . import _core
 from ._shown import type_text
 from .limits import MAX_TABLE_BYTES, check_int, check_seconds
 
+if TYPE_CHECKING:
+    from ._core import _Game as State  # a position of any of the engine's games
+
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size in bytes (64 MiB)."""
 
 Status = Literal["won", "lost", "unknown"]
-State = Union[_core.RoyalMarriage, _core.Germaine, _core.Geoffrey]
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ scores and perft counts, bit for bit.
 from typing import Any, Dict, Type
 
 from .._errors import IllegalMoveError
+from ..registry import GAMES as _ENTRIES
 from . import pysol
 from ._base import MAX_PERFT_DEPTH, Game, perft
 from .geoffrey import Geoffrey, GeoffreyMove
@@ -37,12 +38,8 @@ from .germaine import Germaine, GermaineMove
 from .royal_marriage import RoyalMarriage, RoyalMarriageMove
 from .vector import VectorGame, playouts
 
-GAMES: Dict[str, Type[Game[Any]]] = {
-    "royal-marriage": RoyalMarriage,
-    "germaine": Germaine,
-    "geoffrey": Geoffrey,
-}
-"""The reference game classes by name."""
+GAMES: Dict[str, Type[Game[Any]]] = {name: info.reference for name, info in _ENTRIES.items()}
+"""The reference game classes by command-line name (``registry.GAMES`` has the rest of each game's facts)."""
 
 for _game, _cls in GAMES.items():
     pysol.install(_cls, _game)

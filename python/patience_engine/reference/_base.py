@@ -1,4 +1,4 @@
-"""What the three reference games share: move values, play/undo, copying, pickling, perft,
+"""What the reference games share: move values, play/undo, copying, pickling, perft,
 and the reinforcement-learning interface (integer actions, masks, observations, determinization).
 
 A game subclass keeps its position in instance attributes (no __slots__) and
@@ -21,15 +21,12 @@ from .._errors import IllegalMoveError
 from .._replay import replay
 from .._shown import int_text, qualified_name, type_text
 from ..limits import check_int, int_value
+from ..registry import GAMES
 from ._cards import check_deal_number
 
 if TYPE_CHECKING:
-    from .._core import GeoffreyMove as _EngineGeoffreyMove
-    from .._core import GermaineMove as _EngineGermaineMove
-    from .._core import RoyalMarriageMove as _EngineRoyalMarriageMove
-
     # A move of the C++ engine, which play() and is_legal() read by its text (the game's own only).
-    EngineMove = Union[_EngineRoyalMarriageMove, _EngineGermaineMove, _EngineGeoffreyMove]
+    from .._core import _Move as EngineMove
 
 OBSERVATION_DTYPE = "uint8"
 """dtype name of every game's observation (docs/rl.md "Observations")."""
@@ -407,7 +404,7 @@ MAX_PERFT_DEPTH = 500
 """Deepest perft accepted, as in the C++ engine (a Geoffrey King can shuttle forever)."""
 
 
-GAME_NAMES = ("RoyalMarriage", "Germaine", "Geoffrey")
+GAME_NAMES = tuple(info.class_name for info in GAMES.values())
 """The game classes' names, the same in both implementations."""
 
 
