@@ -5,7 +5,7 @@ Every layer that treats the games alike reads this module: the reference
 the C++ classes), the command line, the pictures, the Gymnasium
 environments, the survey, the bench signature, the benchmarks and the
 tests. A game's rules live in its own files (``cpp/games/<module>/`` and
-``reference/<module>.py``), its test fixtures in ``tests/games/<module>.py``;
+``reference/<module>.py``), its test fixtures in ``tests/game_data/<module>.py``;
 docs/adding-a-game.md lists every file a new game touches.
 
 This module imports the standard library alone, so that the reference (which
@@ -83,7 +83,7 @@ class GameInfo:
     is this name and ``Move``, its Gymnasium id ``patience_engine/<class_name>-v0``."""
     module: str
     """The game's folder ``cpp/games/<module>/``, reference module ``reference/<module>.py`` and
-    test data ``tests/games/<module>.py``, e.g. ``"royal_marriage"``."""
+    test data ``tests/game_data/<module>.py``, e.g. ``"royal_marriage"``."""
     perft_depth: int
     """Default depth of ``patience perft``: the reference needs a few seconds on deal 1."""
     bench: Bench
