@@ -8,7 +8,9 @@ timings on a shared machine cannot. Each workload of ``bench/test_bench.py``
 has a smaller twin here (under callgrind code runs some 50 times slower),
 which asserts its result as the timed one does: a perft count, or the solver's (status, score, nodes)
 per deal. Workloads drive the engine only through the public API, so one
-script counts any revision's build (it imports nothing else from bench/).
+script counts any revision's build (it imports nothing else from bench/). The workloads are each
+game's ``bench.counted`` in ``python/patience_engine/registry.py``, read from this script's source
+tree by path, never from the installed package, which may be an older revision's.
 
 ``python bench/instructions.py`` counts every workload on the installed build
 and prints instructions per node; ``bench/compare.py --instructions``
@@ -18,8 +20,7 @@ compares two builds with it. ``instructions_per_node()`` gives
 A node is a perft leaf for perft, a position expanded for the solver, a move
 played (``play``) for the Python loops (the perft walk by ``Move`` objects and
 the random loop by int actions), a slot step for the batched stepping
-(``VectorGame.step``), a move made for ``playouts``, and a deal for the Royal
-Marriage survey.
+(``VectorGame.step``), a move made for ``playouts``, and a deal for a survey.
 
 How only the workload is counted: one child process under callgrind imports
 and sets up in its main thread, then runs each workload alone in a thread of
@@ -39,6 +40,7 @@ from __future__ import annotations
 import _thread
 import argparse
 import gc
+import importlib.util
 import json
 import os
 import platform
@@ -49,6 +51,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 VALGRIND_MISSING = ("valgrind is not on PATH: instruction counts need valgrind --tool=callgrind "
@@ -70,11 +73,12 @@ class Workload:
     the batched stepping; ``size`` is the perft depth, the solver's node
     limit, the number of batched steps, of playouts, or of the int loop's
     draws; ``pruning`` is the solver's.
-    ``quick`` marks the set CI runs.
+    ``quick`` marks the set CI runs; ``module`` is the game's registry module (names a survey).
     """
 
     path: str
     game: str
+    module: str
     deals: Tuple[int, ...]
     size: int
     expected: Expected
@@ -92,8 +96,8 @@ class Workload:
             return f"playouts[{self.game}-deal{self.deals[0]}-n{self.size}-seed{PLAYOUT_SEED}]"
         if self.path == "python_int_loop":
             return f"python_int_loop[{self.game}-deal{self.deals[0]}-draws{self.size}]"
-        if self.path == "royal_marriage_survey":
-            return f"royal_marriage_survey[deals1-{self.size}]"
+        if self.path == "survey":
+            return f"{self.module}_survey[deals1-{self.size}]"
         return f"{self.path}[{self.game}-deal{self.deals[0]}-depth{self.size}]"
 
 
@@ -107,59 +111,40 @@ PER = {
     "vector_step": ("VectorGame step", "slot step"),
     "playouts": ("playouts", "move"),
     "python_int_loop": ("Python int-action loop", "step"),
-    "royal_marriage_survey": ("Royal Marriage survey", "deal"),
+    "survey": ("survey", "deal"),
 }
 """Per benchmark path: its title, and what one node is (see the module docstring)."""
+
+
+def source_registry() -> ModuleType:
+    """``python/patience_engine/registry.py`` of the source tree this script lies in, loaded by path.
+
+    The registry imports the standard library alone, so it loads whatever build is installed (the
+    workloads of another revision's build are this revision's).
+    """
+    path = Path(__file__).resolve().parent.parent / "python" / "patience_engine" / "registry.py"
+    spec = importlib.util.spec_from_file_location("_patience_engine_source_registry", path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    return module
+
+
+def registry_workloads() -> List[Workload]:
+    """Every game's ``bench.counted`` as Workloads, path by path in ``PER``'s order, then game by game:
+    counts depend on the set run together and its order (see the module docstring)."""
+    games = source_registry().GAMES.values()
+    return [Workload(path, info.name, info.module, deals, size, expected, quick, pruning)
+            for path in PER for info in games
+            for (row_path, deals, size, expected, quick, pruning) in info.bench.counted if row_path == path]
+
 
 # The same games, deals and paths as bench/test_bench.py, at depths and limits that callgrind
 # counts in seconds (10^6-10^9 instructions; a count repeats to within a few thousand). Perft counts
 # agree with and without bulk counting. No twin of C++ perft on the reference's positions: the
 # reference walks shallower here than when timed, so it would be C++ bulk perft at other depths.
-WORKLOADS: List[Workload] = [
-    Workload("cpp_perft_bulk", "royal-marriage", (1,), 5, 13300292, quick=True),
-    Workload("cpp_perft_bulk", "royal-marriage", (3,), 5, 10985558),
-    Workload("cpp_perft_bulk", "germaine", (1,), 5, 20514590, quick=True),
-    Workload("cpp_perft_bulk", "germaine", (3,), 5, 11307700),
-    Workload("cpp_perft_bulk", "geoffrey", (1,), 10, 7547283, quick=True),
-    Workload("cpp_perft_bulk", "geoffrey", (3,), 11, 1338808),
-    Workload("cpp_make_unmake", "royal-marriage", (1,), 4, 562500, quick=True),
-    Workload("cpp_make_unmake", "royal-marriage", (3,), 4, 470064),
-    Workload("cpp_make_unmake", "germaine", (1,), 4, 651248, quick=True),
-    Workload("cpp_make_unmake", "germaine", (3,), 4, 414024),
-    Workload("cpp_make_unmake", "geoffrey", (1,), 8, 539766, quick=True),
-    Workload("cpp_make_unmake", "geoffrey", (3,), 9, 480250),
-    Workload("reference_perft", "royal-marriage", (1,), 3, 22464),
-    Workload("reference_perft", "germaine", (1,), 3, 21265),
-    Workload("reference_perft", "geoffrey", (1,), 5, 6986),
-    Workload("python_loop_over_cpp", "royal-marriage", (1,), 2, 846, quick=True),
-    Workload("python_loop_over_cpp", "germaine", (1,), 2, 724, quick=True),
-    Workload("python_loop_over_cpp", "geoffrey", (1,), 5, 6986, quick=True),
-    Workload("python_loop_over_reference", "royal-marriage", (1,), 2, 846),
-    Workload("python_loop_over_reference", "germaine", (1,), 2, 724),
-    Workload("python_loop_over_reference", "geoffrey", (1,), 4, 1428),
-    # Royal Marriage without its pruning rule, as timed: with it the row analysis settles a deal
-    # in a few dozen nodes.
-    Workload("solver", "royal-marriage", (1, 96), 20000, [("won", 50, 395), ("unknown", 0, 20000)], quick=True,
-             pruning=False),
-    Workload("solver", "germaine", (230,), 20000, [("unknown", 43, 20000)], quick=True),
-    Workload("solver", "geoffrey", (2, 43), 20000, [("won", 52, 88), ("unknown", 0, 20000)], quick=True),
-    # Batched stepping: VECTOR_SLOTS slots stepped by step(sample_legal_actions()) from reset(seed);
-    # the expected value is the rewards' sum.
-    Workload("vector_step", "royal-marriage", (1,), 50, 4623, quick=True),
-    Workload("vector_step", "germaine", (1,), 50, 1546, quick=True),
-    Workload("vector_step", "geoffrey", (1,), 50, 493, quick=True),
-    # playouts(deal, size, seed=PLAYOUT_SEED); the expected value is the scores' sum.
-    Workload("playouts", "royal-marriage", (1,), 400, 17092, quick=True),
-    Workload("playouts", "germaine", (1,), 400, 6765, quick=True),
-    # Geoffrey deal 2: every playout from deal 1 scores 5 whatever is drawn, so a wrong draw would pass.
-    Workload("playouts", "geoffrey", (2,), 400, 20572, quick=True),
-    # random_loop() by int actions from deal 0 over size draws; the expected value is (the last
-    # deal, the moves played, the last position's score).
-    Workload("python_int_loop", "royal-marriage", (0,), 3000, (102, 2898, 32), quick=True),
-    Workload("python_int_loop", "germaine", (0,), 3000, (92, 2908, 3), quick=True),
-    Workload("python_int_loop", "geoffrey", (0,), 3000, (16, 2984, 17), quick=True),
-    Workload("royal_marriage_survey", "royal-marriage", (), 20, (18, 2)),
-]
+WORKLOADS: List[Workload] = registry_workloads()
 BY_NAME = {w.name: w for w in WORKLOADS}
 # As bench/test_bench.py's: solver node counts depend on the table size.
 SOLVER_TABLE_BYTES = 1 << 24
@@ -287,7 +272,7 @@ def prepare(w: Workload) -> Tuple[Callable[[], Any], int]:
             return deal, played, state.score
 
         return int_loop, moves
-    if w.path == "royal_marriage_survey":
+    if w.path == "survey":
         deals = [games[w.game].deal(n) for n in range(1, w.size + 1)]
 
         def survey() -> Tuple[int, int]:

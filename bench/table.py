@@ -9,8 +9,8 @@ place of the lines between the file's ``<!-- bench/table.py -->`` and
 (perft leaves) per second for: C++ perft with bulk counting, the C++
 make/unmake walk, the reference's perft, a loop written in Python over the
 C++ API, the same loop over the reference, and the solver (positions
-expanded per second) under a node limit; under the table, Royal Marriage
-deals settled per second by the default solve. The two ratios are measured
+expanded per second) under a node limit; under the table, the deals
+settled per second by the default solve of each game with a survey benchmark. The two ratios are measured
 in the same run on the same positions and depths: C++ bulk perft against the
 reference's perft (their rounds taking turns), and the Python loop over C++
 against the same loop over the reference. Each figure is the best of several
@@ -47,13 +47,12 @@ from test_bench import (
     CPP_PERFT_BULK,
     PYTHON_LOOP,
     REFERENCE_PERFT,
-    ROYAL_MARRIAGE_DEALS,
-    ROYAL_MARRIAGE_VERDICTS,
     SOLVER,
+    SURVEY,
     Workload,
     python_walk,
-    royal_marriage_verdicts,
     solve_all,
+    survey_verdicts,
 )
 
 # The lines around the table in the file --write rewrites; the table goes between them.
@@ -149,14 +148,14 @@ def solve_nodes(game: str, deals: Tuple[int, ...], node_limit: int, pruning: boo
     return sum(n for _, n in results)
 
 
-def royal_marriage_deals_per_second() -> float:
-    """Royal Marriage deals settled per second by the default solve (best round), verdicts checked."""
+def survey_deals_per_second(game: str, deals: int, expected: Tuple[int, int]) -> float:
+    """Deals of ``game`` settled per second by the default solve (best round), verdicts checked."""
     def run() -> int:
-        if royal_marriage_verdicts() != ROYAL_MARRIAGE_VERDICTS:
-            raise AssertionError("Royal Marriage verdicts changed")
-        return ROYAL_MARRIAGE_DEALS
+        if survey_verdicts(game, deals) != expected:
+            raise AssertionError(f"{TITLES[game]} survey verdicts changed")
+        return deals
 
-    return ROYAL_MARRIAGE_DEALS / best_seconds(run, ROYAL_MARRIAGE_DEALS, ROUNDS["solver"])
+    return deals / best_seconds(run, deals, ROUNDS["solver"])
 
 
 def millions(nodes_per_second: float) -> str:
@@ -212,9 +211,9 @@ def timing_table() -> str:
         + "; ".join(f"{g} deals {', '.join(map(str, deals))} node limit {limit:,}{'' if pruning else ' without pruning'}"
                     for g, deals, limit, pruning, _ in SOLVER)
         + ".",
-        "",
-        f"Royal Marriage solved as a survey does (default solve, row analysis on): "
-        f"{royal_marriage_deals_per_second():,.0f} deals per second over deals 1-{ROYAL_MARRIAGE_DEALS}, every one settled.",
+        *(f"\n{TITLES[game]} solved as a survey does (default solve, pruning on): "
+          f"{survey_deals_per_second(game, deals, expected):,.0f} deals per second over deals 1-{deals}, "
+          "every one settled." for game, deals, expected in SURVEY),
     ]
     return "\n".join(lines)
 

@@ -4,9 +4,8 @@ Each benchmark asserts its result (a perft count; the solver's verdict and
 node count per deal) as well as timing it, and saves ``nodes``,
 ``nodes_per_second`` (nodes / the fastest round's seconds) and
 ``build_type`` in ``extra_info``. ``nodes`` is the perft count (the leaves
-of the walked tree), or for the solver the positions it expanded; the
-Royal Marriage survey benchmark saves ``deals`` and ``deals_per_second``
-instead. Run ``python -m pytest bench``; CI runs it with
+of the walked tree), or for the solver the positions it expanded; a
+survey benchmark saves ``deals`` and ``deals_per_second`` instead. Run ``python -m pytest bench``; CI runs it with
 ``--benchmark-disable`` so the assertions still hold. ``bench/compare.py``
 compares two builds with this suite and ``bench/table.py`` prints the
 README's performance table from the same workloads.
@@ -14,7 +13,7 @@ README's performance table from the same workloads.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, NamedTuple, Tuple
+from typing import Any, Callable, List, Tuple
 
 import pytest
 
@@ -25,74 +24,28 @@ from patience_engine.games import REGISTRY
 
 Workload = Tuple[str, int, int, int]
 """(game, deal, depth, leaves): perft of numbered deal ``deal`` to ``depth`` is ``leaves``."""
-Walk = Tuple[int, int, int]
-"""(deal, depth, leaves) of one game."""
 SolverWorkload = Tuple[str, Tuple[int, ...], int, bool, List[Tuple[str, int]]]
 """(game, deals, node limit, pruning, [(status, nodes) per deal])."""
 
 
-class GameBench(NamedTuple):
-    """One game's workloads, each with the result it must give."""
+# Each game's workloads and the result each must give are its registry entry's ``bench.timed``
+# (python/patience_engine/registry.py), chosen so one round takes about 0.1-1 s on an optimised build.
+# Every perft count was computed both with and without bulk counting and agreed; the reference walks
+# its depth in about 0.2-0.3 s, and its counts equal the C++ engine's. A loop written in Python makes
+# every move through the public API, so it walks one depth less than the reference's own perft for
+# about the same time. The solver under a node limit is deterministic.
+TIMED = {game: info.bench.timed for game, info in REGISTRY.items()}
 
-    perft_bulk: Tuple[Walk, ...]
-    """C++ perft with bulk counting."""
-    make_unmake: Tuple[Walk, ...]
-    """C++ perft making and unmaking every move."""
-    reference: Walk
-    """The pure-Python reference's perft (and C++ on the same position)."""
-    python_loop: Walk
-    """A perft loop written in Python over each implementation."""
-    solver: Tuple[Tuple[int, ...], int, bool, List[Tuple[str, int]]]
-    """(deals, node limit, pruning, [(status, nodes) per deal]) of the C++ solver."""
-
-
-# Depths chosen so one round takes about 0.1-1 s on an optimised build. Deal 1
-# has bushy trees in every game; Geoffrey deal 3 is narrow (few leaves per
-# interior node), so it weighs the make/unmake path rather than the counting.
-# Every count was computed both with and without bulk counting and agreed.
-# The reference walks its depth in about 0.2-0.3 s; the counts equal the C++
-# engine's (and docs/rules.md "Check values" where those reach). A loop written
-# in Python makes every move through the public API, so it walks one depth less
-# than the reference's own perft for about the same time.
-# The solver under a node limit is deterministic. Mostly deals that take it 10^5 nodes or more,
-# so the figure is search speed rather than set-up. Royal Marriage runs without its pruning rule:
-# with it the row analysis settles a deal in a few dozen nodes, so only the plain search shows
-# the search's speed.
-BENCH: Dict[str, GameBench] = {
-    "royal-marriage": GameBench(
-        perft_bulk=((1, 6, 297321615), (3, 6, 245025199)),
-        make_unmake=((1, 5, 13300292), (3, 5, 10985558)),
-        reference=(1, 4, 562500),
-        python_loop=(1, 3, 22464),
-        solver=((1, 96, 97), 1_000_000, False, [("won", 395), ("won", 218934), ("won", 209182)]),
-    ),
-    "germaine": GameBench(
-        perft_bulk=((1, 6, 658221497), (3, 6, 312498652)),
-        make_unmake=((1, 5, 20514590), (3, 5, 11307700)),
-        reference=(1, 4, 651248),
-        python_loop=(1, 3, 21265),
-        solver=((230, 262), 500_000, True, [("unknown", 500000), ("unknown", 500000)]),
-    ),
-    "geoffrey": GameBench(
-        perft_bulk=((1, 11, 27201807), (3, 14, 2754747)),
-        make_unmake=((1, 10, 7547283), (3, 13, 2436543)),
-        reference=(1, 7, 135171),
-        python_loop=(1, 6, 31802),
-        solver=((2, 43, 92, 98), 1_000_000, True,
-                [("won", 88), ("lost", 134717), ("lost", 102112), ("lost", 96735)]),
-    ),
-}
-"""Every game of ``games.REGISTRY`` by command-line name (a game missing here fails at import)."""
-
-CPP_PERFT_BULK: List[Workload] = [(game, *w) for game in REGISTRY for w in BENCH[game].perft_bulk]
-CPP_MAKE_UNMAKE: List[Workload] = [(game, *w) for game in REGISTRY for w in BENCH[game].make_unmake]
-REFERENCE_PERFT: List[Workload] = [(game, *BENCH[game].reference) for game in REGISTRY]
-PYTHON_LOOP: List[Workload] = [(game, *BENCH[game].python_loop) for game in REGISTRY]
-SOLVER: List[SolverWorkload] = [(game, *BENCH[game].solver) for game in REGISTRY]
-# Royal Marriage as a survey solves it (default solve): deals 1..ROYAL_MARRIAGE_DEALS, every one
-# settled; (won, lost) over them. The figure is deals per second.
-ROYAL_MARRIAGE_DEALS = 500
-ROYAL_MARRIAGE_VERDICTS = (495, 5)
+CPP_PERFT_BULK: List[Workload] = [(game, *w) for game in REGISTRY for w in TIMED[game].perft_bulk]
+CPP_MAKE_UNMAKE: List[Workload] = [(game, *w) for game in REGISTRY for w in TIMED[game].make_unmake]
+REFERENCE_PERFT: List[Workload] = [(game, *TIMED[game].reference) for game in REGISTRY]
+PYTHON_LOOP: List[Workload] = [(game, *TIMED[game].python_loop) for game in REGISTRY]
+SOLVER: List[SolverWorkload] = [(game, deals, limit, pruning, list(expected))
+                                for game in REGISTRY for deals, limit, pruning, expected in [TIMED[game].solver]]
+SURVEY: List[Tuple[str, int, Tuple[int, int]]] = [(game, *TIMED[game].survey) for game in REGISTRY
+                                                  if TIMED[game].survey is not None]
+"""(game, deals, (won, lost)): deals 1..deals solved as a survey solves them (default solve), every one
+settled. The figure is deals per second."""
 # The default 64 MiB table would add its allocation (tens of ms) to every
 # solve; node counts depend on the table size, so it is fixed here.
 SOLVER_TABLE_BYTES = 1 << 24
@@ -122,10 +75,9 @@ def solve_all(game: str, deals: Tuple[int, ...], node_limit: int, pruning: bool 
     return results
 
 
-def royal_marriage_verdicts() -> Tuple[int, int]:
-    """(won, lost) over Royal Marriage deals 1..ROYAL_MARRIAGE_DEALS, solved as a survey does (default solve)."""
-    statuses = [patience_engine.solve(patience_engine.RoyalMarriage.deal(n)).status
-                for n in range(1, ROYAL_MARRIAGE_DEALS + 1)]
+def survey_verdicts(game: str, deals: int) -> Tuple[int, int]:
+    """(won, lost) over deals 1..``deals`` of ``game``, solved as a survey does (default solve)."""
+    statuses = [patience_engine.solve(REGISTRY[game].cpp.deal(n)).status for n in range(1, deals + 1)]
     assert "unknown" not in statuses
     return statuses.count("won"), statuses.count("lost")
 
@@ -192,10 +144,12 @@ def test_solver(benchmark: Any, game: str, deals: Tuple[int, ...], node_limit: i
     record(benchmark, sum(nodes for _, nodes in results))
 
 
-def test_royal_marriage_deals_per_second(benchmark: Any) -> None:
-    verdicts = benchmark.pedantic(royal_marriage_verdicts, rounds=SOLVER_ROUNDS, iterations=1, warmup_rounds=1)
-    assert verdicts == ROYAL_MARRIAGE_VERDICTS
-    benchmark.extra_info["deals"] = ROYAL_MARRIAGE_DEALS
+@pytest.mark.parametrize("game, deals, expected", SURVEY, ids=[w[0] for w in SURVEY])
+def test_survey_deals_per_second(benchmark: Any, game: str, deals: int, expected: Tuple[int, int]) -> None:
+    verdicts = benchmark.pedantic(survey_verdicts, args=(game, deals), rounds=SOLVER_ROUNDS, iterations=1,
+                                  warmup_rounds=1)
+    assert verdicts == expected
+    benchmark.extra_info["deals"] = deals
     benchmark.extra_info["build_type"] = patience_engine.BUILD_TYPE
     if benchmark.stats is not None:
-        benchmark.extra_info["deals_per_second"] = ROYAL_MARRIAGE_DEALS / benchmark.stats.stats.min
+        benchmark.extra_info["deals_per_second"] = deals / benchmark.stats.stats.min

@@ -2,11 +2,11 @@
 
 - ``test_vector_game_steps``: a Python loop of ``step(sample_legal_actions())`` on a
   1024-slot ``VectorGame``; saves ``steps_per_second`` (slot steps) and ``bytes_per_position``.
-  Checks the rewards of the steps against ``VECTOR_REWARDS`` (the reference's
+  Checks the rewards of the steps against the registry's ``bench.timed.vector_rewards`` (the reference's
   ``VectorGame`` gives the same), that every timed round ends where an untimed
   one does, and that the buffers the steps patched equal each slot's
   position's own observation and mask.
-- ``test_playouts``: ``playouts`` from ``PLAYOUT_DEALS`` (deals whose playouts score
+- ``test_playouts``: ``playouts`` from the registry's ``bench.timed.playouts`` deals (deals whose playouts score
   differently, so a wrong draw shows); saves ``moves_per_second``. Checks the scores
   and counts the moves with the same games replayed through the single-position API.
 - ``test_single_position_loop``: one position played at random from Python, by int actions
@@ -31,12 +31,9 @@ from patience_engine.games import REGISTRY
 GAMES = list(REGISTRY)
 SLOTS = 1024
 VECTOR_STEPS = 100
-# The rewards of 100 steps of 1024 slots from reset(seed=1), summed: the engine and the reference agree
-# (`reference.VectorGame`, a minute for Geoffrey, too slow to run here each time).
-VECTOR_REWARDS = {"royal-marriage": 146_993, "germaine": 48_120, "geoffrey": 14_957}
-PLAYOUTS = {"royal-marriage": 4000, "germaine": 1000, "geoffrey": 1000}
-# Every playout from Geoffrey deal 1 scores 5, whatever is drawn: deal 2's score 33 or 52.
-PLAYOUT_DEALS = {"royal-marriage": 1, "germaine": 1, "geoffrey": 2}
+# The rewards of VECTOR_STEPS steps of SLOTS slots from reset(seed=1), summed, are each game's
+# bench.timed.vector_rewards: the engine and the reference agree (`reference.VectorGame`, a minute for
+# Geoffrey, too slow to run here each time).
 LOOP_STEPS = 30_000
 ROUNDS = 5
 
@@ -66,7 +63,7 @@ def test_vector_game_steps(benchmark: Any, game: str) -> None:
     rewards = 0.0
     for _ in range(VECTOR_STEPS):
         rewards += float(vec.step(vec.sample_legal_actions())[1].sum())
-    assert rewards == VECTOR_REWARDS[game]
+    assert rewards == REGISTRY[game].bench.timed.vector_rewards
     assert [vec.state(i).to_text() for i in range(SLOTS)] == timed
     for i in range(0, SLOTS, 7):
         state = vec.state(i)
@@ -75,8 +72,8 @@ def test_vector_game_steps(benchmark: Any, game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_playouts(benchmark: Any, game: str) -> None:
-    start = REGISTRY[game].cpp.deal(PLAYOUT_DEALS[game])
-    n = PLAYOUTS[game]
+    deal, n = REGISTRY[game].bench.timed.playouts
+    start = REGISTRY[game].cpp.deal(deal)
     scores = benchmark.pedantic(lambda: playouts(start, n, seed=7), rounds=ROUNDS, iterations=1, warmup_rounds=1)
     expected, moves = replayed_playouts(start, n, 7)
     assert scores.tolist() == expected

@@ -26,7 +26,7 @@ from tqdm import tqdm
 from . import draw, limits, players, reference, signature, survey
 from ._errors import MissingExtraError
 from ._files import write_whole
-from .games import PERFT, REGISTRY, TITLES
+from .games import PERFT, REGISTRY, TITLES, joined
 from .reference import pysol
 from .solver import DEFAULT_TABLE_BYTES, Solution, solve
 from .viewer import solution_html
@@ -345,17 +345,19 @@ def _deal_range(text: str) -> range:
 SOLVE_EXIT_CODES = {"won": 0, "lost": 1, "unknown": 3}
 
 
-# What each status means, in words (docs/rules.md: Germaine 2-Move is won by leaving one card).
+# What each status means, in words; a proven loss in the game's own words (registry.GameInfo.lost_words).
 _STATUS_WORDS = {
     "won": "won",
-    "lost": "lost: no line wins (proven)",
     "unknown": "unknown: the search stopped before it ended",
 }
-_GERMAINE_LOST = "lost: no line leaves one card (proven)"
+
+
+def _status_words(game: str, status: str) -> str:
+    return f"lost: {REGISTRY[game].lost_words} (proven)" if status == "lost" else _STATUS_WORDS[status]
 
 
 def _print_solution(game: str, solution: Solution) -> None:
-    words = _GERMAINE_LOST if game == "germaine" and solution.status == "lost" else _STATUS_WORDS[solution.status]
+    words = _status_words(game, solution.status)
     print(f"status   {words}")
     print(f"proven   {'yes' if solution.proven else 'no'}")
     print(f"moves    {len(solution.moves)}: {solution.text}" if solution.moves else "moves    0")
@@ -456,8 +458,9 @@ def _player(args: argparse.Namespace) -> Optional[players.Player]:
         if args.determinizations is not None or args.seed is not None:
             args.player_parser.error("--determinizations and --seed are options of --player hindsight")
         return None
-    if args.game != "geoffrey":
-        args.player_parser.error(f"--player {args.player} plays Geoffrey only: nothing is hidden in {TITLES[args.game]}")
+    refused = players.not_played(args.game, TITLES[args.game])
+    if refused:
+        args.player_parser.error(f"--player {args.player} plays {refused[0]} only: {refused[1]}")
     if args.player == "baseline":
         if any(getattr(args, name, None) is not None for name in ("determinizations", "seed", "node_limit",
                                                                    "table_bytes")):
@@ -565,8 +568,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``patience`` command."""
     parser = argparse.ArgumentParser(
         prog="patience",
-        description="Move generation, hashing, perft, a solver, deal surveys and play for Germaine 2-Move, "
-                    "Royal Marriage and Geoffrey (docs/usage.md).",
+        description=f"Move generation, hashing, perft, a solver, deal surveys and play for {joined(TITLES.values())} "
+                    "(docs/usage.md).",
     )
     parser.add_argument("--version", action="version", version=f"patience-engine {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -615,8 +618,9 @@ def build_parser() -> argparse.ArgumentParser:
                               help="also write FILE: one self-contained web page stepping through the solution")
     solve_parser.set_defaults(func=cmd_solve, parser=solve_parser)
 
-    play = sub.add_parser("play", help="play a Geoffrey deal seeing only what a player sees (docs/players.md)")
-    play_games = ["geoffrey"]
+    play_games = players.blind_games()
+    play = sub.add_parser("play", help=f"play a {joined((TITLES[name] for name in play_games), 'or')} deal seeing "
+                          "only what a player sees (docs/players.md)")
     play.add_argument("game", choices=play_games)
     play.add_argument("deal", type=_deal_number, metavar="N", nargs="?", help="deal number, 0 .. 2**64-1")
     play.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")

@@ -1,11 +1,9 @@
-"""Gymnasium environments of the three games (needs the extra ``patience-engine[rl]``).
+"""Gymnasium environments of the games (needs the extra ``patience-engine[rl]``).
 
-Importing this module registers, for ``gymnasium.make`` and ``gymnasium.make_vec``:
-
-- ``patience_engine/RoyalMarriage-v0``
-- ``patience_engine/Germaine-v0``
-- ``patience_engine/Geoffrey-v0``: Geoffrey as its player sees it (``hidden=True``) unless
-  made with ``hidden=False`` (docs/rl.md "Hidden view (Geoffrey)").
+Importing this module registers, for ``gymnasium.make`` and ``gymnasium.make_vec``, one id per
+game of the registry, ``patience_engine/<class name>-v0`` (``ENV_IDS``): ``RoyalMarriage-v0``,
+``Germaine-v0`` and ``Geoffrey-v0``. A game with face-down cards (Geoffrey) is played as its player
+sees it (``hidden=True``) unless made with ``hidden=False`` (docs/rl.md "Hidden view (Geoffrey)").
 
 ``PatienceEnv`` is one position; ``PatienceVectorEnv`` (``make_vec(...,
 vectorization_mode="vector_entry_point")``) is a ``VectorGame`` stepped in one call. Both
@@ -73,7 +71,7 @@ def _spaces(game: str) -> Tuple[spaces.Box, spaces.Discrete]:
 class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
     """One position of a game as a Gymnasium environment.
 
-    ``game``: a registry name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``).
+    ``game``: a registry name (``games.REGISTRY``, e.g. ``'royal-marriage'``).
     Observation: ``observation(hidden)`` as a uint8 array of ``OBSERVATION_SHAPE``
     (docs/rl.md "Observations"); action: an int of ``Discrete(NUM_ACTIONS)`` (docs/rl.md
     "Actions"); reward: the change of ``score``; terminated when won or no legal move is left,
@@ -237,7 +235,7 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
         return tuple(self.vector.state(i).to_text(hidden=self.vector.hidden) for i in range(self.num_envs))
 
 
-ENV_IDS: Dict[str, str] = {name: f"patience_engine/{info.reference.__name__}-v0" for name, info in REGISTRY.items()}
+ENV_IDS: Dict[str, str] = {name: f"patience_engine/{info.class_name}-v0" for name, info in REGISTRY.items()}
 """The Gymnasium id of each game by its registry name, e.g. ``'patience_engine/Geoffrey-v0'``."""
 
 for _name, _env_id in ENV_IDS.items():
@@ -246,5 +244,5 @@ for _name, _env_id in ENV_IDS.items():
             id=_env_id,
             entry_point="patience_engine.envs:PatienceEnv",
             vector_entry_point="patience_engine.envs:PatienceVectorEnv",
-            kwargs={"game": _name, "hidden": _name == "geoffrey"},
+            kwargs={"game": _name, "hidden": REGISTRY[_name].hidden_cards},
         )

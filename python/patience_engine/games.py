@@ -14,14 +14,14 @@ benchmarks use beside the reference class.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Iterable, List
 
 from . import _core, reference
 from ._shown import repr_text, type_text
 from .registry import GAMES as _ENTRIES
 from .registry import IMPLEMENTATIONS, GameInfo
 
-__all__ = ["PERFT", "REGISTRY", "TITLES", "GameInfo", "check_game_name", "info_of", "names_where"]
+__all__ = ["PERFT", "REGISTRY", "TITLES", "GameInfo", "check_game_name", "info_of", "joined", "names_where"]
 
 PERFT: Dict[str, Callable[..., int]] = {"cpp": _core.perft, "reference": reference.perft}
 """Each implementation's perft by the implementation's name (``GameInfo.implementation`` gives its classes)."""
@@ -54,6 +54,16 @@ def info_of(state: Any) -> GameInfo:
     raise KeyError(type(state).__name__)
 
 
-def names_where(test: Callable[[GameInfo], bool]) -> list[str]:
+def names_where(test: Callable[[GameInfo], bool]) -> List[str]:
     """The names of the games whose entry passes ``test``, in registry order (e.g. those with hidden cards)."""
     return [name for name, info in REGISTRY.items() if test(info)]
+
+
+def joined(words: Iterable[str], last: str = "and") -> str:
+    """Words as a sentence lists them: ``"A"``, ``"A and B"``, ``"A, B and C"``.
+
+    >>> joined(["Royal Marriage", "Germaine 2-Move", "Geoffrey"]), joined(["Geoffrey"], "or")
+    ('Royal Marriage, Germaine 2-Move and Geoffrey', 'Geoffrey')
+    """
+    items = list(words)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1] if len(items) > 1 else "".join(items)

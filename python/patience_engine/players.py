@@ -28,7 +28,7 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from . import _core
 from ._shown import qualified_name, type_text
-from .games import REGISTRY
+from .games import REGISTRY, joined, names_where
 from .limits import MAX_SQLITE_INTEGER, check_int
 from .reference.geoffrey import HIDDEN_CARD
 from .solver import line_text, solve
@@ -57,6 +57,25 @@ def _mix(*words: int) -> int:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         z ^= z >> 31
     return z
+
+
+def blind_games() -> List[str]:
+    """The games these players play (``registry.GameInfo.blind_players``), by command-line name."""
+    return names_where(lambda info: info.blind_players)
+
+
+def not_played(game: str, shown: str) -> Optional[Tuple[str, str]]:
+    """None when these players play ``game`` (a registry name); else the titles of the games they
+    play, as a sentence lists them, and why not ``game``, named as ``shown``.
+
+    >>> not_played("royal-marriage", "Royal Marriage")
+    ('Geoffrey', 'nothing is hidden in Royal Marriage')
+    """
+    info = REGISTRY[game]
+    if info.blind_players:
+        return None
+    why = f"no blind player is written for {shown}" if info.hidden_cards else f"nothing is hidden in {shown}"
+    return joined((REGISTRY[name].title for name in blind_games()), "or"), why
 
 
 def _check_engine_geoffrey(state: object, who: str) -> None:

@@ -89,7 +89,10 @@ class GameInfo:
     bench: Bench
     hidden_cards: bool = False
     """True when some cards lie face down: the game has a hidden view (docs/rl.md "Hidden view (Geoffrey)"),
-    its Gymnasium environment is hidden by default and the blind players play it."""
+    and its Gymnasium environment is hidden by default."""
+    blind_players: bool = False
+    """True when the players of ``patience_engine.players`` play it, seeing only what a player sees
+    (``patience play``, ``survey --player``; docs/players.md)."""
     played_for_score: bool = False
     """True when the game is played for the best score, not only won or lost (Germaine 2-Move)."""
     lost_words: str = "no line wins"
@@ -191,6 +194,7 @@ ENTRIES: Tuple[GameInfo, ...] = (
     ),
     GameInfo(
         "geoffrey", "Geoffrey", "Geoffrey", "geoffrey", perft_depth=8, pysol_id=492, hidden_cards=True,
+        blind_players=True,
         bench=Bench(
             # Geoffrey deal 2 for playouts: every playout from deal 1 scores 5 whatever is drawn, so a
             # wrong draw would pass; deal 2's score 33 or 52.

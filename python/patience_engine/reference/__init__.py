@@ -13,7 +13,7 @@ scores and perft counts, bit for bit.
 - ``VectorGame(game, num_envs)``: a batch of positions stepped together, and
   ``playouts(state, n, seed=...)``: the final scores of n random games (docs/rl.md
   "Episodes"); the C++ engine has both under the same names.
-- ``GAMES``: game name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``) -> class.
+- ``GAMES``: game name -> class, one per entry of ``registry.GAMES``.
 - ``pysol``: PySolFC game numbers, behind each class's ``from_pysol(number)``
   (``Germaine.from_pysol`` raises ValueError: PySolFC has no such game).
 

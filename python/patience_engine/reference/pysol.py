@@ -64,13 +64,14 @@ from __future__ import annotations
 import random
 import re
 import sys
-from typing import Any, Callable, List, SupportsIndex, Tuple, Union
+from typing import Any, Callable, Dict, List, SupportsIndex, Tuple, Union
 
 from .._shown import int_text, quote, repr_text, type_text
 from ..limits import int_value
+from ..registry import GAMES
 
-PYSOL_GAME_IDS = {"royal-marriage": 288, "geoffrey": 492}
-"""PySolFC's own game ids of the games it has, by our command-line name."""
+PYSOL_GAME_IDS = {name: info.pysol_id for name, info in GAMES.items() if info.pysol_id is not None}
+"""PySolFC's own game ids of the games it has, by our command-line name (``registry.GameInfo.pysol_id``)."""
 
 MS_MAX = (1 << 33) - 1
 """The largest ``ms`` number PySolFC accepts (``LCRandom31.MAX_SEED``)."""
@@ -199,7 +200,9 @@ def geoffrey_text(number: Union[SupportsIndex, str]) -> str:
     return "Foundations: C-0 D-0 H-0 S-0\n" + "\n".join(" ".join(column) for column in columns)
 
 
-_LAYOUTS = {"royal-marriage": royal_marriage_text, "geoffrey": geoffrey_text}
+_LAYOUTS: Dict[str, Callable[[Union[SupportsIndex, str]], str]] = {
+    name: globals()[f"{GAMES[name].module}_text"] for name in PYSOL_GAME_IDS}
+"""Each PySolFC game's layout function by command-line name: ``<registry module>_text`` above."""
 
 
 def layout_text(game: str, number: Union[SupportsIndex, str]) -> str:

@@ -104,10 +104,10 @@ def _action(value: object, slot: int) -> int:
 class VectorGame:
     """``num_envs`` positions of one game stepped together, with Gymnasium's vector conventions.
 
-    ``game``: a registry name (``'royal-marriage'``, ``'germaine'``, ``'geoffrey'``) or a
+    ``game``: a registry name (``registry.GAMES``, e.g. ``'royal-marriage'``) or a
     reference game class. ``num_envs``: an int in 1 .. 2**31-1. ``max_moves``: moves after which
     an episode is truncated (None: the game's ``DEFAULT_MAX_MOVES``, else an int in 1 .. 2**31-1);
-    numpy integers are ints here. ``hidden``: observations show Geoffrey as its player
+    numpy integers are ints here. ``hidden``: observations show a game with face-down cards (Geoffrey) as its player
     sees it (docs/rl.md "Hidden view (Geoffrey)"). One SplitMix64 generator per object draws the deals
     and ``sample_legal_actions``. Raises TypeError/ValueError naming a bad argument.
     """

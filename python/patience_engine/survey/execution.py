@@ -33,7 +33,7 @@ from .._errors import MissingExtraError
 from .._shown import repr_text, type_text
 from ..games import REGISTRY, check_game_name
 from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int
-from ..players import BaselinePlayer, HindsightPlayer, Player, check_on_reference, play_game
+from ..players import BaselinePlayer, HindsightPlayer, Player, check_on_reference, not_played, play_game
 from ..signature import engine_version
 from ..solver import DEFAULT_TABLE_BYTES, solve
 from .store import (
@@ -409,7 +409,8 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
                only_unknown: bool = False) -> SurveyRun:
     """Solve the deals of ``deals`` not yet in ``db`` and write one row each, committing as each finishes.
 
-    With ``player`` (a Geoffrey player of ``patience_engine.players``), play each deal with it
+    With ``player`` (a blind player of ``patience_engine.players``, for a game whose registry entry has
+    ``blind_players``), play each deal with it
     instead (``play_deal``): its rows are kept apart by its name, and ``node_limit`` and
     ``table_bytes`` are ignored for the player's own.
 
@@ -452,8 +453,9 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
             raise ValueError("--only-unknown has nothing to do for a blind player: its games are never unknown")
         if not isinstance(player, (HindsightPlayer, BaselinePlayer)):
             raise TypeError(f"player must be a HindsightPlayer or BaselinePlayer, got {type_text(player)}")
-        if game != "geoffrey":
-            raise ValueError(f"a blind player plays Geoffrey only (nothing is hidden in {game})")
+        refused = not_played(game, game)
+        if refused:
+            raise ValueError(f"a blind player plays {refused[0]} only ({refused[1]})")
         node_limit, table_bytes = player.node_limit, player.table_bytes
     claim = claim_database(db)
     connection = claim.connection
