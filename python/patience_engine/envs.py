@@ -33,7 +33,7 @@ import patience_engine
 
 from . import reference
 from ._errors import MissingExtraError
-from ._shown import int_text, repr_text, type_text
+from ._shown import repr_text, type_text
 from .games import REGISTRY, check_game_name
 from .limits import MAX_DEAL, check_int, int_value
 from .reference.vector import MAX_INT, episode_over, episode_settings
@@ -133,11 +133,7 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
         """Play ``action``; returns ``(obs, reward, terminated, truncated, info)`` (docs/rl.md "Episodes")."""
         if self.state is None:
             raise RuntimeError("call reset() first")
-        chosen = int_value(action)
-        if chosen is None:
-            raise TypeError(f"action must be an int, got {type_text(action)}")
-        if not 0 <= chosen < self.num_actions:
-            raise ValueError(f"action {int_text(chosen)} is outside 0 .. {self.num_actions - 1}")
+        chosen = check_int(action, "action", 0, self.num_actions - 1, index=ValueError)
         if not self.state.is_legal(chosen):
             # An illegal action ends the episode as pgx's games do, so that any action of the
             # space can be stepped (Gymnasium's checker samples the space unmasked); it earns

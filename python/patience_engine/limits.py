@@ -28,7 +28,7 @@ import math
 import numbers
 import operator
 import sys
-from typing import Optional, SupportsIndex, cast
+from typing import Optional, SupportsIndex, Type, cast
 
 from ._shown import int_text, repr_text, type_text
 
@@ -67,17 +67,25 @@ def int_value(value: object) -> Optional[int]:
         return None
 
 
-def check_int(value: object, what: str, low: int, high: Optional[int] = None) -> int:
+def check_int(value: object, what: str, low: int, high: Optional[int] = None, *,
+              index: Optional[Type[Exception]] = None) -> int:
     """``value`` as an int when it is one (``int_value``) in ``low .. high`` (no upper bound when
-    ``high`` is None).
+    ``high`` is None): the one reader of an int in a range.
 
     Raises ``TypeError`` for anything but an int (``bool`` included) and ``ValueError`` out of
-    range, both naming ``what``.
+    range, both naming ``what``. ``index``: an index into ``low .. high`` (an action, a slot), whose
+    error out of range is this exception worded ``"<what> N is outside low .. high"``.
+
+    >>> check_int(7, "action", 0, 5, index=ValueError)
+    Traceback (most recent call last):
+    ValueError: action 7 is outside 0 .. 5
     """
     number = int_value(value)
     if number is None:
         raise TypeError(f"{what} must be an int, got {type_text(value)}")
     if number < low or (high is not None and number > high):
+        if index is not None:
+            raise index(f"{what} {int_text(number)} is outside {low} .. {high}")
         raise ValueError(f"{what} must be {span(low, high)}, got {int_text(number)}")
     return number
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Hashable, List, Suppor
 
 from .._errors import IllegalMoveError
 from .._replay import replay
-from .._shown import int_text, qualified_name, type_text
+from .._shown import qualified_name, type_text
 from ..limits import check_int, int_value
 from ..registry import GAMES
 from ._cards import check_deal_number
@@ -244,12 +244,7 @@ class Game(Generic[MoveT]):
         int outside ``0 .. NUM_ACTIONS - 1`` or one that names no move (a
         Germaine direction off the grid).
         """
-        number = int_value(action)
-        if number is None:
-            raise TypeError(f"action must be an int, got {type_text(action)}")
-        if not 0 <= number < cls.NUM_ACTIONS:
-            raise ValueError(f"action {int_text(number)} is outside 0 .. {cls.NUM_ACTIONS - 1}")
-        return cls._decode(number)
+        return cls._decode(check_int(action, "action", 0, cls.NUM_ACTIONS - 1, index=ValueError))
 
     @classmethod
     def _decode(cls, action: int) -> MoveT:

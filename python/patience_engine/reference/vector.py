@@ -278,11 +278,7 @@ class VectorGame:
         before ``reset()``.
         """
         self._started()
-        slot = int_value(i)
-        if slot is None:
-            raise TypeError(f"slot must be an int, got {type_text(i)}")
-        if not 0 <= slot < self.num_envs:
-            raise IndexError(f"slot {int_text(slot)} is outside 0 .. {self.num_envs - 1}")
+        slot = check_int(i, "slot", 0, self.num_envs - 1, index=IndexError)
         # The C++ batch holds bare positions; its text is the whole position (docs/rules.md "Text formats").
         return self.game.from_text(self._states[slot].to_text())
 
