@@ -57,7 +57,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 VALGRIND_MISSING = ("valgrind is not on PATH: instruction counts need valgrind --tool=callgrind "
                     "(Debian: apt-get install valgrind)")
 
-# The seed of the playouts workloads (docs/rl.md's figures use it too).
+# The seed of the playouts workloads (docs/results.md's figures use it too).
 PLAYOUT_SEED = 7
 
 Expected = Any

@@ -15,7 +15,7 @@ lines, then its mask lines, each in address order). It then times, best of ``--r
   the store loop itself, subtracted to leave what the memory costs.
 
 ``--channels-last`` counts the observation's lines as if each index's planes
-were stored side by side (the layout a trial of docs/rl.md timed); the real step
+were stored side by side (the layout a trial of docs/rl-design.md timed); the real step
 stays the committed one.
 
 No step moves its lines faster than a loop that does nothing but store them, so
@@ -27,7 +27,7 @@ the bound ("none" when the stores ran no slower than in L1, as for a batch the
 caches hold) and the real rate (M slot steps a second). The bound moves with
 the machine's load, so compare runs, not one figure. Run ``python
 bench/store_floor.py`` with an optimised build installed (under a minute);
-docs/rl.md "Speed" quotes it.
+docs/rl-design.md "The store floor" quotes it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Two agents for the three games: random play, and flat Monte-Carlo over ``playouts``.
+"""Two agents for every game: random play, and flat Monte-Carlo over ``playouts``.
 
 The flat Monte-Carlo agent scores each legal move by the mean final score of
 ``--playouts`` random games after it and plays the best (docs/rl.md "Agents").

@@ -1,4 +1,4 @@
-"""patience-engine: move generation, Zobrist hashing and perft for three patience games.
+"""patience-engine: move generation, Zobrist hashing and perft for patience games.
 
 ``RoyalMarriage``, ``Germaine`` and ``Geoffrey`` are the C++ engine (the
 compiled extension ``patience_engine._core``); ``patience_engine.reference``

@@ -2,6 +2,7 @@
 
 Royal Marriage and Geoffrey are won or lost; Germaine 2-Move is played for the
 highest score (docs/rules.md "Germaine 2-Move"), and counts as won when the line leaves one card.
+How the search works is in docs/solver.md.
 
 >>> from patience_engine import RoyalMarriage, solve
 >>> solution = solve(RoyalMarriage.from_text("QH 3C 9D 2S 3S KH"))
@@ -78,60 +79,45 @@ def solve(
 ) -> Solution:
     """Searches ``state`` (not changed) for a winning line, or Germaine's best score.
 
-    Depth-first search with a transposition table of ``table_bytes`` bytes
-    (0: none) keyed by ``canonical_hash``. The same position, ``node_limit`` and
-    ``table_bytes`` give the same result on every run; the verdict does not
-    depend on ``table_bytes`` or ``pruning`` (False turns the games' pruning
-    rules off, to check them), only the effort does.
+    ``state`` is a position of the C++ engine. The result is a ``Solution``: status ``"won"``
+    (``moves`` reach a won position), ``"lost"`` (proven: no line wins) or ``"unknown"`` (a limit
+    came first); ``proven`` is True when the search finished. Germaine 2-Move is played for the
+    highest score: ``moves`` is the line to the best score found, a one-card finish is a win even
+    when found before a limit, and ``"lost"`` proves that no line leaves one card (``proven`` then
+    says whether the score is the best too). On full Germaine deals expect ``"won"`` or
+    ``"unknown"``, never a ``"lost"`` short of an exhaustive search (the survey figures are in
+    docs/results.md). How each game is searched, why its pruning rules are safe and how its moves
+    are ordered: docs/solver.md.
 
-    Royal Marriage is settled exactly by an analysis of the row (which
-    stretches between two cards can be cleared), one node per move of the
-    winning line. Germaine's search is the same complete maximiser, in two
-    parts: first a hunt for a one-card finish alone (every line that can no
-    longer end with one card is cut), to 7/8 of the limits, opened under a
-    limit by ten passes that search only the first 3 moves of every
-    position, each in a move order of its own (3/40 of the limits each,
-    counted from the start, until one finds a finish; no verdict rests on
-    them); then, unless the hunt ran to the end, the search for the best
-    score with the rest. "lost" is a proof that no line leaves one card
-    (``proven`` then says whether the score is the best too). With neither
-    limit, Germaine's search runs as under node limits of 10**5, 10**6, 10**7
-    and so on, each counted from its own start and keeping the table, until
-    one runs to the end: at every moment it has found at least what a solve
-    limited to a tenth of its nodes finds. Moves that
-    leave the most cards with a near-ranked card within three steps are tried
-    first, then those that clear the grid from its ends in towards the middle
-    column. On full deals expect ``"won"`` or ``"unknown"``, never a
-    ``"lost"`` short of an exhaustive search (the survey figures are in
-    docs/results.md).
+    - ``node_limit``: positions expanded at most (int >= 1, or None for no limit; 2**64-1 and
+      past it count as no limit).
+    - ``time_limit``: seconds of wall time (a real number > 0, or None; past 10**9, about 31
+      years, it is 10**9), checked about every 50 ms, so the search may run that much past it (a
+      Germaine search about twice that). Either limit gives status ``"unknown"`` (or a Germaine
+      win not proven best). With neither, the search runs until it finishes, which can take hours
+      on a Germaine deal (docs/solver.md "Germaine 2-Move" says what it has found meanwhile).
+    - ``table_bytes``: the size of the transposition table in bytes (int; 0: none).
+    - ``pruning``: False turns the games' pruning rules off, to check them.
+    - ``progress``: when given, called about every 50 ms (not at all in a shorter search) as
+      ``progress(nodes, best_score)``: positions expanded so far (int) and the score at the end
+      of the best line found so far (int, -1 while there is none: in Royal Marriage and Geoffrey,
+      no win yet). An error it raises stops the search and comes out of ``solve`` (a
+      ``KeyboardInterrupt`` with its ``solution`` attribute, as for Ctrl-C).
 
-    ``node_limit``: positions expanded at most (int >= 1, or None for no
-    limit; 2**64-1 and past it count as no limit). ``time_limit``: seconds
-    (a real number > 0, or None; past 10**9, about 31 years, it is 10**9); checked
-    about every 50 ms, so the search may run that much past it (a Germaine
-    hunt about twice that). Either limit gives status
-    ``"unknown"`` (or a Germaine win not proven best). ``progress``, when given,
-    is called about every 50 ms (not at all in a shorter search) as
-    ``progress(nodes, best_score)``: positions expanded so far (int) and the
-    score at the end of the best line found so far (int, -1 while there is
-    none: in Royal Marriage and Geoffrey, no win yet); an error it raises
-    stops the search and comes out of ``solve`` (a ``KeyboardInterrupt`` with
-    its ``solution`` attribute, as for Ctrl-C).
-    Runs with the GIL released;
-    Ctrl-C raises ``KeyboardInterrupt`` within about a second; its ``solution``
-    attribute holds what the search had found (a ``Solution``, status
+    Deterministic: the same position, ``node_limit`` and ``table_bytes`` give the same result on
+    every run and machine; the verdict does not depend on ``table_bytes`` or ``pruning``, only the
+    effort does. Runs with the GIL released; Ctrl-C raises ``KeyboardInterrupt`` within about a
+    second, its ``solution`` attribute holding what the search had found (a ``Solution``, status
     ``"unknown"`` unless already settled).
 
-    Raises ``TypeError`` for a state that is not a C++ game position, a
-    limit of the wrong type (``node_limit`` and ``table_bytes`` not an int,
-    ``time_limit`` not a real number: an int, a float or a numpy float), a ``pruning`` that is not a
-    bool or a ``progress`` that is not callable (checked before the search), and ``ValueError`` for a
-    ``node_limit`` < 1, a ``time_limit`` that is not positive and finite, or
-    a ``table_bytes`` outside 0 .. 2**64-1 (the rules of
-    ``patience_engine.limits``); ``MemoryError`` when the table cannot be
-    allocated. Each thread keeps the memory of its last table (up to 1 GiB)
-    for its next solve with the same ``table_bytes``, cleared: a short solve
-    then pays neither for mapping a table nor for its page faults.
+    Raises ``TypeError`` for a state that is not a C++ game position, a limit of the wrong type
+    (``node_limit`` and ``table_bytes`` not an int, ``time_limit`` not a real number: an int, a
+    float or a numpy float), a ``pruning`` that is not a bool or a ``progress`` that is not
+    callable (checked before the search), and ``ValueError`` for a ``node_limit`` < 1, a
+    ``time_limit`` that is not positive and finite, or a ``table_bytes`` outside 0 .. 2**64-1 (the
+    rules of ``patience_engine.limits``); ``MemoryError`` when the table cannot be allocated. The
+    table is nearly all the memory a solve takes; each thread keeps the memory of its last table
+    (up to 1 GiB) for its next solve with the same ``table_bytes``, cleared.
     """
     if node_limit is not None:
         check_int(node_limit, "node_limit", 1)

@@ -1,4 +1,4 @@
-"""Pure-Python reference implementation of the three games (stdlib only).
+"""Pure-Python reference implementation of the games (stdlib only).
 
 The readable statement of the rules in ``docs/rules.md``, and the baseline the
 C++ engine is checked and timed against: same moves, texts, Zobrist keys,
@@ -13,7 +13,8 @@ scores and perft counts, bit for bit.
 - ``VectorGame(game, num_envs)``: a batch of positions stepped together, and
   ``playouts(state, n, seed=...)``: the final scores of n random games (docs/rl.md
   "Episodes"); the C++ engine has both under the same names.
-- ``GAMES``: game name -> class, one per entry of ``registry.GAMES``.
+- ``GAMES``: game name (``'royal-marriage'``, ``'germaine'``, ...) -> class, for every game of
+  the registry.
 - ``pysol``: PySolFC game numbers, behind each class's ``from_pysol(number)``
   (``Germaine.from_pysol`` raises ValueError: PySolFC has no such game).
 
