@@ -12,6 +12,10 @@ import pytest
 from patience_engine.games import PERFT, REGISTRY
 
 GAME_NAMES = list(REGISTRY)
+CLASS_CHOICES = " or ".join(", ".join(info.class_name for info in REGISTRY.values()).rsplit(", ", 1))
+"""The games' position classes as a message offers them: 'RoyalMarriage, Germaine or Geoffrey'."""
+NAME_CHOICES = ", ".join(map(repr, REGISTRY))
+"""The games' names as an unknown name's message lists them: "'royal-marriage', 'germaine', 'geoffrey'"."""
 # The one Germaine deal of 1-1000 where the solver found no one-card finish in 10^7 nodes (the
 # README's survey; it finds one after about 1.9 * 10^8): unknown under every limit the tests set.
 HARD_GERMAINE_DEAL = 890
