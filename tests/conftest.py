@@ -1,23 +1,115 @@
-"""Shared fixtures: the two implementations of each game side by side."""
+"""Shared fixtures: the two implementations of each game side by side, each game's test data, and
+the card helpers the data files share.
+
+A test that covers every game takes the games from the registry (``GAME_NAMES``, the ``game``
+fixture, ``games.names_where``) and what it knows of each from that game's data file,
+``tests/game_data/<module>.py`` (``game_data``, ``game_cases``), so that a game is tested by every
+generic test the moment it is registered and has its data file.
+"""
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import signal
 import subprocess
 import time
-from typing import Any, Callable, List, NamedTuple
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, List, NamedTuple, Tuple
 
 import pytest
 
 from patience_engine.games import PERFT, REGISTRY
 
 GAME_NAMES = list(REGISTRY)
-# The one Germaine deal of 1-1000 where the solver found no one-card finish in 10^7 nodes (the
-# README's survey; it finds one after about 1.9 * 10^8): unknown under every limit the tests set.
-HARD_GERMAINE_DEAL = 890
-# A Geoffrey deal with no legal move: the first of deals 0-199,999 (18 have none), as both
-# implementations find (tests/test_rl_vector.py).
-DEAD_GEOFFREY_DEAL = 787
+CLASS_CHOICES = " or ".join(", ".join(info.class_name for info in REGISTRY.values()).rsplit(", ", 1))
+"""The games' position classes as a message offers them: 'RoyalMarriage, Germaine or Geoffrey'."""
+NAME_CHOICES = ", ".join(map(repr, REGISTRY))
+"""The games' names as an unknown name's message lists them: "'royal-marriage', 'germaine', 'geoffrey'"."""
+GAME_DATA = Path(__file__).with_name("game_data")
+"""The folder of the games' test data files, one ``<module>.py`` per game."""
+
+
+@functools.lru_cache(maxsize=None)
+def game_data(game: str) -> ModuleType:
+    """The test data module of a registered game: ``tests/game_data/<module>.py``, ``module`` its registry entry's.
+
+    Raises FileNotFoundError, naming the file, when the game has none.
+    """
+    module = REGISTRY[game].module
+    path = GAME_DATA / f"{module}.py"
+    if not path.is_file():
+        raise FileNotFoundError(f"{game} is registered but has no test data file {path}: write one "
+                                "defining what tests/test_games.py's DATA lists, as the other games' files do")
+    spec = importlib.util.spec_from_file_location(f"game_data_{module}", path)
+    assert spec is not None and spec.loader is not None
+    data = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(data)
+    return data
+
+
+def game_cases(constant: str) -> List[Tuple[Any, ...]]:
+    """(game, case...) for every case in the data constant ``constant`` of each game.
+
+    A dict's cases are its keys, a sequence's its items; a case that is a tuple is spread, so that
+    ``pytest.mark.parametrize("game, text, message", game_cases("BAD_MOVE_MESSAGES"))`` reads
+    ``(text, message)`` pairs.
+    """
+    return [(game, *(case if isinstance(case, tuple) else (case,)))
+            for game in GAME_NAMES for case in getattr(game_data(game), constant)]
+
+
+# --- cards, as the data files and tests read them without engine code ---------------------------
+
+U64 = 1 << 64
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+
+
+def card_index(text: str) -> int:
+    """A card's index in card order (docs/rules.md "Cards"): suit C, D, H, S, then rank A..K."""
+    return SUITS.index(text[-1]) * 13 + RANKS.index(text[0])
+
+
+def card_token(rank: int, suit: int) -> str:
+    """The text of a card of rank 1..13 and suit 0..3."""
+    return RANKS[rank - 1] + SUITS[suit]
+
+
+def splitmix_table(seed: int, count: int) -> List[int]:
+    """The README's Zobrist key construction (SplitMix64 from ``seed``), restated independently of both implementations."""
+    keys, state, mask = [], seed, U64 - 1
+    for _ in range(count):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        keys.append(z ^ (z >> 31))
+    return keys
+
+
+def flat(value: Any) -> List[int]:
+    """The numbers of nested lists (an observation), in order."""
+    return [x for item in value for x in flat(item)] if isinstance(value, list) else [value]
+
+
+def cards_at(planes: List[Any], *at: int) -> Tuple[int, int]:
+    """(rank 1..13 or 0, suit 0..3 or -1) that an observation's rank and suit planes (docs/rl.md) show at ``at``."""
+
+    def bit(plane: int) -> int:
+        row = planes[plane]
+        for i in at:
+            row = row[i]
+        return int(row)
+
+    ranks = [r + 1 for r in range(13) if bit(r)]
+    suits = [s for s in range(4) if bit(13 + s)]
+    assert len(ranks) <= 1 and len(suits) <= 1 and len(ranks) == len(suits)
+    return (ranks[0], suits[0]) if ranks else (0, -1)
+
+
+# --- the two implementations --------------------------------------------------------------------
 
 
 @pytest.fixture(params=GAME_NAMES)
@@ -40,6 +132,12 @@ def game_class(impl: str, game: str) -> Any:
 def perft_of(impl: str) -> Callable[[Any, int], int]:
     """The perft function of one implementation."""
     return PERFT[impl]
+
+
+def position_of(impl: str, game: str, spec: Any) -> Any:
+    """A position of a game in one implementation: a numbered deal (an int) or a text."""
+    cls = game_class(impl, game)
+    return cls.deal(spec) if isinstance(spec, int) else cls.from_text(spec)
 
 
 def sorted_moves(state: Any) -> list:

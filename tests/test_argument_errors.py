@@ -17,10 +17,13 @@ from typing import Any, Callable, Dict, Iterator, List, Tuple
 import pytest
 
 import patience_engine as pe
+from conftest import CLASS_CHOICES, NAME_CHOICES
 from patience_engine import draw, reference
 from patience_engine._shown import SHOWN_CHARS
+from patience_engine.games import REGISTRY
 
-GAMES = ["RoyalMarriage", "Germaine", "Geoffrey"]
+GAMES = [info.class_name for info in REGISTRY.values()]
+"""Every game's position class name (its move class's is this and ``Move``)."""
 STUB = Path(pe.__file__).with_name("_core.pyi")
 
 
@@ -112,7 +115,7 @@ def test_every_method_refuses_odd_arguments_in_one_line(game: str) -> None:
 def test_perft_and_solve_name_what_came(game: str) -> None:
     state = getattr(pe, game).deal(1)
     other = getattr(reference, game).deal(1)
-    expected = "expects a patience_engine position (RoyalMarriage, Germaine or Geoffrey), got"
+    expected = f"expects a patience_engine position ({CLASS_CHOICES}), got"
     for function, call in [("perft", lambda s: pe.perft(s, 1)), ("solve", lambda s: pe.solve(s, node_limit=10))]:
         with pytest.raises(TypeError) as error:
             call(other)
@@ -308,7 +311,7 @@ def test_whatever_the_size_of_a_value_a_message_stays_one_short_line(tmp_path: P
         (partial(PatienceVectorEnv, "germaine", 2, max_moves="5", max_episode_steps=5), TypeError,
          "max_moves must be an int, got str"),
         (partial(PatienceEnv, "x" * 10**6), ValueError,
-         f"unknown game '{'x' * 40}'...: expected one of 'royal-marriage', 'germaine', 'geoffrey'"),
+         f"unknown game '{'x' * 40}'...: expected one of {NAME_CHOICES}"),
     ]:
         with pytest.raises(error) as raised:
             call()
@@ -321,7 +324,7 @@ def test_whatever_the_size_of_a_value_a_message_stays_one_short_line(tmp_path: P
     for module in (pe, reference):
         for call, expected in [
             (partial(module.VectorGame, "x" * 10**6, 1),
-             f"unknown game '{'x' * 40}'...: expected one of 'royal-marriage', 'germaine', 'geoffrey'"),
+             f"unknown game '{'x' * 40}'...: expected one of {NAME_CHOICES}"),
             (partial(module.VectorGame("geoffrey", 1).reset, options={"y" * 10**6: 1}),
              f"unknown option '{'y' * 40}'...: the only one is 'deals'"),
         ]:
@@ -340,11 +343,11 @@ def test_the_other_implementations_objects_are_named_with_their_module() -> None
                                      f"got a {type(foreign).__module__}.Geoffrey position")
         with pytest.raises(TypeError) as raised:
             module.playouts(module.Geoffrey, 1, seed=1)
-        assert str(raised.value) == (f"playouts() expects a {kind} position (RoyalMarriage, Germaine or Geoffrey), "
+        assert str(raised.value) == (f"playouts() expects a {kind} position ({CLASS_CHOICES}), "
                                      "got the class Geoffrey, not a position of it (Geoffrey.deal(n) makes one)")
         with pytest.raises(TypeError) as raised:
             module.playouts(foreign, 1, seed=1)
-        assert str(raised.value) == (f"playouts() expects a {kind} position (RoyalMarriage, Germaine or Geoffrey), "
+        assert str(raised.value) == (f"playouts() expects a {kind} position ({CLASS_CHOICES}), "
                                      f"got {type(foreign).__module__}.Geoffrey")
 
 
@@ -430,7 +433,7 @@ def test_long_or_odd_names_are_cut_short_or_refused() -> None:
          "impl must be 'cpp' or 'reference', got an int >= 2**16609"),
         (partial(PatienceVectorEnv, "germaine", 2, copy=1), TypeError, "copy must be a bool, got int"),
         (partial(draw.to_svg, long, ""), ValueError,
-         f"unknown game '{'x' * 40}'...: expected one of 'royal-marriage', 'germaine', 'geoffrey'"),
+         f"unknown game '{'x' * 40}'...: expected one of {NAME_CHOICES}"),
         (partial(draw.to_svg, 10**5000, ""), TypeError, "game must be a str, got int"),
         (partial(check_scheduler_address, "tcp://" + long), ValueError,
          f"scheduler address 'tcp://{'x' * 34}'... is not [SCHEME://]HOST:PORT (an IPv6 HOST in brackets, PORT a number)"),

@@ -12,10 +12,13 @@ from typing import Dict, List
 
 import pytest
 
-from conftest import HARD_GERMAINE_DEAL, interrupt_after_first_line
+from conftest import game_data, interrupt_after_first_line
 from patience_engine import cli, reference
 from patience_engine.cli import main
-from test_rules import GERMAINE_DEAL_1
+from patience_engine.games import names_where
+
+GERMAINE_DEAL_1 = game_data("germaine").DEAL_TEXTS[1]
+HARD_GERMAINE_DEAL = game_data("germaine").HARD_DEAL
 
 
 def test_deal_prints_the_text_format(capsys: pytest.CaptureFixture[str]) -> None:
@@ -384,5 +387,6 @@ def test_pysol_help_names_the_games_the_command_takes(command: str, capsys: pyte
     with pytest.raises(SystemExit):
         main([command, "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
-    expected = "geoffrey" if command == "play" else "royal-marriage, geoffrey"
+    # play takes the games the blind players play: those with cards face down (GameInfo.hidden_cards).
+    expected = ", ".join(names_where(lambda info: info.pysol_id is not None and (info.hidden_cards or command != "play")))
     assert f"PySolFC game number P instead of N ({expected}; 'ms' prefix allowed)" in help_text

@@ -16,6 +16,8 @@ from typing import Dict, Optional, Sequence
 
 import pytest
 
+from conftest import GAME_NAMES
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
 
@@ -81,7 +83,7 @@ def test_select() -> None:
     # CI's set: every game's perft, make/unmake walk, solver, Python loops, batched step and playouts.
     for path in ("cpp_perft_bulk", "cpp_make_unmake", "solver", "python_loop_over_cpp", "python_int_loop", "vector_step",
                  "playouts"):
-        assert {w.game for w in quick if w.path == path} == {"royal-marriage", "germaine", "geoffrey"}
+        assert {w.game for w in quick if w.path == path} == set(GAME_NAMES)
     assert [w.name for w in instructions.select(names=["solver[germaine"])] == ["solver[germaine-deals230-limit20000]"]
     assert len(instructions.select()) == len(instructions.WORKLOADS)
 

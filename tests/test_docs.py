@@ -26,6 +26,9 @@ from typing import Dict, Iterator, List, Set, Tuple
 import pytest
 
 import patience_engine
+from conftest import game_data
+from patience_engine.games import REGISTRY
+from patience_engine.registry import ENTRIES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -46,8 +49,10 @@ REFERENCE = re.compile(r"(?<![\w/.-])`{0,2}((?:docs/)?[\w.-]+\.md)`{0,2},? \"([^
 HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
 LINK = re.compile(r"(?<!\!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
-RULES_SECTIONS = ["Cards", "Numbered deals", "Germaine 2-Move", "Royal Marriage", "Geoffrey", "Text formats",
-                  "Move notation", "Perft", "Check values"]
+RULES_SECTIONS = ["Cards", "Numbered deals", "Text formats", "Move notation", "Perft", "Check values"]
+"""docs/rules.md's sections besides one per game (titled as the game), which follow "Numbered deals"."""
+NAME_OF_TITLE = {info.title: info.name for info in ENTRIES}
+"""Every game's name by its title, the games of builds other than this one's too: the docs describe them all."""
 
 
 def source_files() -> Iterator[Path]:
@@ -197,21 +202,33 @@ def test_a_broken_link_is_reported(tmp_path: Path) -> None:
 def test_rules_page_has_the_contracts_sections() -> None:
     text = (DOCS / "rules.md").read_text(encoding="utf-8")
     sections = [m.group(1) for line in prose_lines(text) if (m := re.match(r"^## (.+)$", line))]
-    assert sections == RULES_SECTIONS
+    games = [section for section in sections if section not in RULES_SECTIONS]
+    assert [section for section in sections if section in RULES_SECTIONS] == RULES_SECTIONS
+    assert sections[2 : 2 + len(games)] == games and len(set(games)) == len(games)
+    assert {info.title for info in REGISTRY.values()} <= set(games) <= set(NAME_OF_TITLE)
 
 
 def test_rules_page_check_values_are_the_engines() -> None:
+    """Each game's deal text and perft counts on the page are the engine's and its test data's (DEAL_TEXTS,
+    RULES_PERFT); every game of this build has both."""
     text = (DOCS / "rules.md").read_text(encoding="utf-8").split("## Check values", 1)[1]
-    deals = re.findall(r"^(Germaine 2-Move|Geoffrey|Royal Marriage), deal (\d+):\n\n```\n(.*?)\n```", text, re.M | re.S)
-    classes = {"Germaine 2-Move": patience_engine.Germaine, "Royal Marriage": patience_engine.RoyalMarriage,
-               "Geoffrey": patience_engine.Geoffrey}
-    assert len(deals) == 3
+    title = "|".join(map(re.escape, NAME_OF_TITLE))
+    deals = re.findall(rf"^({title}), deal (\d+):\n\n```\n(.*?)\n```", text, re.M | re.S)
+    rows = re.findall(rf"^\| ({title}) \| (.*) \|$", text, re.M)
+    for found in (deals, rows):
+        titles = [row[0] for row in found]
+        assert {info.title for info in REGISTRY.values()} <= set(titles) and len(set(titles)) == len(titles)
     for title, deal, deal_text in deals:
-        assert classes[title].deal(int(deal)).to_text() == deal_text
-    rows = re.findall(r"^\| (Germaine 2-Move|Geoffrey|Royal Marriage) \| (.*) \|$", text, re.M)
-    assert len(rows) == 3
+        game = NAME_OF_TITLE[title]
+        if game in REGISTRY:
+            assert REGISTRY[game].cpp.deal(int(deal)).to_text() == deal_text
+            assert game_data(game).DEAL_TEXTS[int(deal)] == deal_text
     for title, cells in rows:
+        game = NAME_OF_TITLE[title]
+        if game not in REGISTRY:
+            continue
         for deal, cell in enumerate(cells.split(" | "), 1):
             counts = [int(value) for value in cell.split(", ")]
-            position = classes[title].deal(deal)
+            position = REGISTRY[game].cpp.deal(deal)
             assert [patience_engine.perft(position, d) for d in range(1, len(counts) + 1)] == counts, (title, deal)
+            assert game_data(game).RULES_PERFT[deal] == counts, (title, deal)

@@ -12,12 +12,12 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
-from conftest import DEAD_GEOFFREY_DEAL
+from conftest import GAME_NAMES, game_data
 from patience_engine import reference
 from patience_engine.envs import ENV_IDS, PatienceEnv, PatienceVectorEnv
+from patience_engine.games import REGISTRY, names_where
 
 IMPLS = ["reference", "cpp"]
-GAMES = list(ENV_IDS)
 
 
 @pytest.fixture(params=IMPLS)
@@ -32,17 +32,16 @@ def make(game: str, impl: str, **kwargs: Any) -> PatienceEnv:
 
 
 def test_ids() -> None:
-    assert ENV_IDS == {"royal-marriage": "patience_engine/RoyalMarriage-v0", "germaine": "patience_engine/Germaine-v0",
-                       "geoffrey": "patience_engine/Geoffrey-v0"}
+    assert ENV_IDS == {game: game_data(game).ENV_ID for game in GAME_NAMES}
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_check_env(game: str, impl: str) -> None:
     check_env(make(game, impl, render_mode="ansi"))
     check_env(make(game, impl))
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_spaces(game: str, impl: str) -> None:
     env = make(game, impl)
     cls = reference.GAMES[game]
@@ -50,14 +49,15 @@ def test_spaces(game: str, impl: str) -> None:
     assert env.observation_space == gymnasium.spaces.Box(0, 1, cls.OBSERVATION_SHAPE, np.uint8)
     obs, info = env.reset(options={"deal": 3})
     state = cls.deal(3)
-    assert obs.dtype == np.uint8 and obs.tolist() == state.observation(hidden=game == "geoffrey")
+    assert obs.dtype == np.uint8 and obs.tolist() == state.observation(hidden=REGISTRY[game].hidden_cards)
     assert info["action_mask"].dtype == np.bool_ and info["action_mask"].tolist() == state.legal_action_mask()
 
 
-def test_geoffrey_is_hidden_unless_told(impl: str) -> None:
-    hidden, shown = make("geoffrey", impl, render_mode="ansi"), make("geoffrey", impl, hidden=False, render_mode="ansi")
+@pytest.mark.parametrize("game", names_where(lambda info: info.hidden_cards))
+def test_a_game_with_hidden_cards_is_hidden_unless_told(game: str, impl: str) -> None:
+    hidden, shown = make(game, impl, render_mode="ansi"), make(game, impl, hidden=False, render_mode="ansi")
     assert (hidden.hidden, shown.hidden) == (True, False)
-    deal = reference.Geoffrey.deal(2)
+    deal = reference.GAMES[game].deal(2)
     assert hidden.reset(options={"deal": 2})[0].tolist() == deal.observation(hidden=True)
     assert shown.reset(options={"deal": 2})[0].tolist() == deal.observation()
     assert hidden.render() == deal.to_text(hidden=True) and "(??)" in deal.to_text(hidden=True)
@@ -98,7 +98,7 @@ def test_bad_options() -> None:
             cls([])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_an_episode_sums_to_the_score(game: str, impl: str) -> None:
     env = make(game, impl, max_moves=40)
     state = reference.GAMES[game].deal(8)
@@ -111,7 +111,7 @@ def test_an_episode_sums_to_the_score(game: str, impl: str) -> None:
         state.play(action)
         moves += 1
         total += float(reward)
-        assert obs.tolist() == state.observation(hidden=game == "geoffrey")
+        assert obs.tolist() == state.observation(hidden=REGISTRY[game].hidden_cards)
         assert info["action_mask"].tolist() == state.legal_action_mask()
         assert terminated == state.is_over and truncated == (not state.is_over and moves == 40)
         if terminated or truncated:
@@ -163,7 +163,7 @@ def test_render_needs_ansi() -> None:
     assert env.render() is None
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_make_vec_runs_on_vector_game(game: str, impl: str) -> None:
     env = gymnasium.make_vec(ENV_IDS[game], num_envs=3, vectorization_mode="vector_entry_point", impl=impl)
     assert isinstance(env, PatienceVectorEnv)
@@ -173,7 +173,7 @@ def test_make_vec_runs_on_vector_game(game: str, impl: str) -> None:
     assert env.single_observation_space == gymnasium.spaces.Box(0, 1, cls.OBSERVATION_SHAPE, np.uint8)
     assert env.observation_space.shape == (3, *cls.OBSERVATION_SHAPE)
     assert env.action_space == gymnasium.spaces.MultiDiscrete([cls.NUM_ACTIONS] * 3)
-    hidden = game == "geoffrey"
+    hidden = REGISTRY[game].hidden_cards
     twin = reference.VectorGame(game, 3, max_moves=4, hidden=hidden)
     env = gymnasium.make_vec(ENV_IDS[game], num_envs=3, vectorization_mode="vector_entry_point", impl=impl,
                              max_moves=4)
@@ -255,7 +255,7 @@ def test_import_without_gymnasium() -> None:
 
 def test_a_deal_with_no_legal_move_ends_at_the_first_step(impl: str) -> None:
     env = make("geoffrey", impl)
-    _, info = env.reset(options={"deal": DEAD_GEOFFREY_DEAL})
+    _, info = env.reset(options={"deal": game_data("geoffrey").DEAD_DEAL})
     assert not info["action_mask"].any()
     _, reward, terminated, truncated, info = env.step(0)
     assert (reward, terminated, truncated, "illegal_action" in info) == (0.0, True, False, False)

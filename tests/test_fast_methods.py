@@ -15,7 +15,7 @@ import re
 import numpy as np
 import pytest
 
-from conftest import game_class
+from conftest import GAME_NAMES, game_class
 from patience_engine import IllegalMoveError
 
 
@@ -35,7 +35,7 @@ def test_int_route_equals_move_route_and_the_reference(game: str, seed: int) -> 
         for a in sample:
             try:
                 expected = ref.is_legal(a)
-            except ValueError:  # a Germaine action off the grid
+            except ValueError:  # an action that names no move (one off a grid)
                 with pytest.raises(ValueError):
                     fast.is_legal(a)
                 continue
@@ -96,7 +96,7 @@ def test_refusals_keep_the_pybind11_messages_and_the_position(game: str) -> None
 
 def test_methods_refuse_another_game_and_properties_are_read_only(game: str) -> None:
     cls = game_class("cpp", game)
-    other = game_class("cpp", "germaine" if game != "germaine" else "geoffrey").deal(1)
+    other = game_class("cpp", next(name for name in GAME_NAMES if name != game)).deal(1)
     for name, args in [("legal_actions", ()), ("play", (0,)), ("is_legal", (0,))]:
         with pytest.raises(TypeError, match="doesn't apply to a"):
             getattr(cls, name)(other, *args)

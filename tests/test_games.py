@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 
 import patience_engine
+from conftest import GAME_DATA, GAME_NAMES, game_data
 from patience_engine import cli, draw, limits, reference
 from patience_engine.games import REGISTRY, TITLES, info_of
 from patience_engine.reference import pysol
+from patience_engine.registry import ENTRIES
 
 
 def test_the_registry_names_each_implementations_class_once() -> None:
@@ -24,11 +26,65 @@ def test_the_registry_names_each_implementations_class_once() -> None:
         assert info.pysol_id == pysol.PYSOL_GAME_IDS.get(name)
 
 
-def test_titles_and_pysol_ids() -> None:
-    assert TITLES == {"royal-marriage": "Royal Marriage", "germaine": "Germaine 2-Move", "geoffrey": "Geoffrey"}
-    assert {name: info.pysol_id for name, info in REGISTRY.items()} == {
-        "royal-marriage": 288, "germaine": None, "geoffrey": 492}
-    assert [name for name, info in REGISTRY.items() if info.played_for_score] == ["germaine"]
+DATA = {
+    "TITLE": "GameInfo.title, pinned",
+    "PYSOL_ID": "GameInfo.pysol_id, pinned",
+    "ENV_ID": "the Gymnasium id, pinned (tests/test_envs.py)",
+    "HIDDEN_CARDS": "GameInfo.hidden_cards, pinned",
+    "PLAYED_FOR_SCORE": "GameInfo.played_for_score, pinned",
+    "DEAL_TEXTS": "deal -> text, docs/rules.md \"Check values\" (tests/test_rules.py)",
+    "RULES_PERFT": "deal -> perft counts by depth, docs/rules.md \"Check values\" (tests/test_perft.py)",
+    "MORE_PERFT": "deal -> perft counts by depth of more deals (tests/test_perft.py)",
+    "GOLDEN_KEYS": "deal -> (hash, canonical_hash) (tests/test_hashing.py)",
+    "documented_keys": "text -> (hash, canonical_hash) by the README's construction (tests/test_hashing.py)",
+    "SIGNATURE_PERFT": "(deal, depth) -> the bench signature's perft count (tests/test_signature.py)",
+    "SIGNATURE_SOLVES": "deal -> the end of the bench signature's solve line (tests/test_signature.py)",
+    "MOVE_PROPERTIES": "move property -> the types of its values (tests/test_move_parity.py)",
+    "random_notation": "rng -> well-formed-looking move text (tests/test_move_parity.py)",
+    "BAD_MOVE_MESSAGES": "(move text, message) parse_move refuses (tests/test_move_parity.py)",
+    "BAD_MOVE_TEXTS": "move texts parse_move refuses (tests/test_text.py)",
+    "BAD_POSITION_TEXTS": "(text, message pattern) from_text refuses (tests/test_text.py)",
+    "SPELLINGS": "(text with odd spellings, its to_text) (tests/test_text.py)",
+    "NUM_ACTIONS": "the action space's size (tests/test_rl_reference.py)",
+    "NAMED_ACTIONS": "how many actions name a move (tests/test_rl_reference.py)",
+    "HAND_WORKED_ACTIONS": "move text -> action, worked by hand (tests/test_rl_reference.py)",
+    "RL_PARITY_PLIES": "plies of each random game (tests/test_rl_parity.py)",
+    "RANDOM_MOVES": "moves of each random game (tests/test_rl_reference.py)",
+    "decoded_text": "plain observation -> the position's text (tests/test_rl_reference.py)",
+    "VECTOR_MIRROR_RUNS": "(max_moves, steps) of reference batches (tests/test_rl_vector.py)",
+    "PLAYOUT_LOOPS": "(n, max_moves) of reference playouts (tests/test_rl_vector.py)",
+    "VECTOR_MAX_MOVES": "the move limit of a batch that must truncate (tests/test_vector_game.py)",
+    "KNOWN_VERDICTS": "(text or deal, status) the solver proves (tests/test_solver.py)",
+    "SOLVE_ALIKE_DEALS": "deals whose verdicts must agree across tables and pruning (tests/test_solver.py)",
+    "visible_cards": "text -> the cards its picture shows (tests/test_pictures.py)",
+    "HIGHLIGHT": "(text or deal, move, moving cards, target marked) (tests/test_pictures.py)",
+    "HIGHLIGHT_REFUSALS": "(text or deal, highlight, error, message) (tests/test_pictures.py)",
+    "SOLUTION_PAGE_DEAL": "the deal whose solution page is stepped through (tests/test_browser.py)",
+}
+"""What every game's test data file (tests/game_data/<module>.py) defines, and what for; a game PySolFC has
+defines PYSOL_GAME_1 too (tests/test_pysol.py). The data files' docstrings say where each value came from."""
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_game_has_its_test_data(game: str) -> None:
+    """A registered game is tested by every generic test, which reads its data file: name what it lacks."""
+    data = game_data(game)
+    wanted = [*DATA, *(["PYSOL_GAME_1"] if REGISTRY[game].pysol_id is not None else [])]
+    missing = [name for name in wanted if not hasattr(data, name)]
+    assert not missing, f"{data.__file__} lacks {', '.join(missing)}: see tests/test_games.py DATA"
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_the_registry_entry_is_the_pinned_one(game: str) -> None:
+    info, data = REGISTRY[game], game_data(game)
+    assert (TITLES[game], info.title, info.pysol_id) == (data.TITLE, data.TITLE, data.PYSOL_ID)
+    assert (info.hidden_cards, info.played_for_score) == (data.HIDDEN_CARDS, data.PLAYED_FOR_SCORE)
+
+
+def test_every_test_data_file_is_a_game_s() -> None:
+    """A data file whose game left the registry (or whose name is misspelt) would go unread."""
+    modules = {info.module for info in ENTRIES}
+    assert {path.stem for path in GAME_DATA.glob("*.py")} <= modules
 
 
 def test_info_of_knows_positions_of_both_implementations(impl: str, game: str) -> None:

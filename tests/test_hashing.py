@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, List, Tuple
+from typing import Any, List
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import GAME_NAMES, game_class
-from test_rules import GEOFFREY_SMALL
-
-U64 = 1 << 64
+from conftest import GAME_NAMES, U64, game_cases, game_class, game_data
 
 
 def from_scratch(state: Any) -> Any:
@@ -121,8 +118,9 @@ def test_geoffrey_column_order_does_not_change_the_canonical_key(impl: str) -> N
 
 def test_geoffrey_face_down_state_is_part_of_the_position(impl: str) -> None:
     cls = game_class(impl, "geoffrey")
-    down = cls.from_text(GEOFFREY_SMALL)
-    up = cls.from_text(GEOFFREY_SMALL.replace("(JS)", "JS"))
+    small = game_data("geoffrey").SMALL_POSITION
+    down = cls.from_text(small)
+    up = cls.from_text(small.replace("(JS)", "JS"))
     assert down != up
     assert down.hash != up.hash and down.canonical_hash != up.canonical_hash
 
@@ -133,86 +131,10 @@ def test_royal_marriage_canonical_key_is_the_key(impl: str) -> None:
         assert state.canonical_hash == state.hash
 
 
-# Pinned keys: a change to the key tables or their construction shows here.
-GOLDEN_KEYS = {
-    ("royal-marriage", 1): (0x2889A5C584E97BB9, 0x2889A5C584E97BB9),
-    ("royal-marriage", 2**64 - 1): (0xBB3C3EBFDB995370, 0xBB3C3EBFDB995370),
-    ("germaine", 1): (0x649E9B51B39FE924, 0x649E9B51B39FE924),
-    ("germaine", 2**64 - 1): (0xAFBEFAF3B831FD50, 0x6127F1E688732AC2),
-    ("geoffrey", 1): (0x11A1351664A6BDBE, 0x3EA5E7E8737EF877),
-    ("geoffrey", 2**64 - 1): (0xD0D913F916BD31A5, 0x6184400961986462),
-}
-
-
-@pytest.mark.parametrize("game, deal", list(GOLDEN_KEYS))
+@pytest.mark.parametrize("game, deal", game_cases("GOLDEN_KEYS"))
 def test_golden_keys(impl: str, game: str, deal: int) -> None:
     state = game_class(impl, game).deal(deal)
-    assert (state.hash, state.canonical_hash) == GOLDEN_KEYS[game, deal]
-
-
-def splitmix_table(seed: int, count: int) -> List[int]:
-    """The README's key construction, restated here independently of both implementations."""
-    keys, state, mask = [], seed, U64 - 1
-    for _ in range(count):
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        keys.append(z ^ (z >> 31))
-    return keys
-
-
-def card_index(text: str) -> int:
-    return "CDHS".index(text[-1]) * 13 + "A23456789TJQK".index(text[0])
-
-
-def documented_keys(game: str, text: str) -> Tuple[int, int]:
-    """hash and canonical_hash of a position's text by the README's table, with no engine code."""
-    if game == "royal-marriage":
-        row = [card_index(t) for t in text.split()]
-        nxt = splitmix_table(0x526F79616C4D6172, 52 * 52)
-        key = 0
-        for a, b in zip(row, row[1:]):
-            key ^= nxt[a * 52 + b]
-        return key, key
-    if game == "germaine":
-        table = splitmix_table(0x4765726D61696E65, 52 * 52 + 3)
-        lines = text.split("\n")
-        slides = table[52 * 52 + int(lines[4].split()[1])]
-        keys = []
-        for flip_rows, flip_columns in ((0, 0), (0, 1), (1, 0), (1, 1)):
-            key = slides
-            for r, line in enumerate(lines[:4]):
-                for c, token in enumerate(line.split()):
-                    if token != "--":
-                        cell = 13 * (3 - r if flip_rows else r) + (12 - c if flip_columns else c)
-                        key ^= table[cell * 52 + card_index(token)]
-            keys.append(key)
-        return keys[0], min(keys)
-    table = splitmix_table(0x47656F6666726579, 2704 + 416 + 3 * 52)
-    on, bottom, bottom_any, down, home = 0, 2704, 2704 + 416, 2704 + 416 + 52, 2704 + 416 + 104
-    lines = text.split("\n")
-    exact = canonical = 0
-    for token in lines[0].split()[1:]:
-        suit, rank = "CDHS".index(token[0]), "0A23456789TJQK".index(token[2])
-        for r in range(rank):
-            exact ^= table[home + suit * 13 + r]
-            canonical ^= table[home + suit * 13 + r]
-    for k, line in enumerate(lines[1:]):
-        below = None
-        for token in line.split():
-            if token == "-":
-                continue
-            card = card_index(token.strip("()"))
-            term = table[down + card] if token.startswith("(") else 0
-            if below is None:
-                exact ^= term ^ table[bottom + k * 52 + card]
-                canonical ^= term ^ table[bottom_any + card]
-            else:
-                exact ^= term ^ table[on + card * 52 + below]
-                canonical ^= term ^ table[on + card * 52 + below]
-            below = card
-    return exact, canonical
+    assert (state.hash, state.canonical_hash) == game_data(game).GOLDEN_KEYS[deal]
 
 
 def test_keys_follow_the_documented_construction(impl: str, game: str) -> None:
@@ -220,7 +142,7 @@ def test_keys_follow_the_documented_construction(impl: str, game: str) -> None:
     for deal in range(5):
         state = game_class(impl, game).deal(deal)
         for _ in range(20):
-            assert (state.hash, state.canonical_hash) == documented_keys(game, state.to_text())
+            assert (state.hash, state.canonical_hash) == game_data(game).documented_keys(state.to_text())
             moves = state.legal_moves()
             if not moves:
                 break

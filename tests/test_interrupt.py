@@ -9,7 +9,9 @@ import time
 import pytest
 
 import patience_engine
-from conftest import DEAD_GEOFFREY_DEAL, interrupt_after_first_line
+from conftest import game_data, interrupt_after_first_line
+
+DEAD_GEOFFREY_DEAL = game_data("geoffrey").DEAD_DEAL
 
 LONG_PERFT = """
 import sys, patience_engine

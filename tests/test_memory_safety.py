@@ -18,10 +18,15 @@ import pytest
 
 import patience_engine as pe
 from patience_engine import _core
+from patience_engine.games import REGISTRY
 
-GAMES = [pe.RoyalMarriage, pe.Germaine, pe.Geoffrey]
+GAMES = [info.cpp for info in REGISTRY.values()]
 MOVES = [game.Move for game in GAMES]
-ODD_ARGUMENTS: List[Any] = ["", "7S", "x", "7S+JD", "a1xb1", "1:KS>2", 1, None, b"7S", 1.5, object()]
+# Texts in each game's notation (each registered game's first move of deal 1 among them, so that every
+# game's notation is tried on every move class), then values that are no text.
+ODD_ARGUMENTS: List[Any] = ["", "7S", "x", "7S+JD", "a1xb1", "1:KS>2",
+                            *(str(game.deal(1).legal_moves()[0]) for game in GAMES),
+                            1, None, b"7S", 1.5, object()]
 
 
 def first_move(game: Any) -> Any:
@@ -105,7 +110,7 @@ def test_no_base_new_makes_an_instance(cls: Any) -> None:
 
 
 def test_the_pybind11_base_itself_cannot_be_made() -> None:
-    base = pe.RoyalMarriage.__mro__[1]
+    base = GAMES[0].__mro__[1]
     assert all(cls.__mro__[1] is base for cls in GAMES + MOVES)
     with pytest.raises(TypeError, match="cannot be made"):
         base.__new__(base)

@@ -6,45 +6,14 @@ import random
 
 import pytest
 
-from conftest import GAME_NAMES, game_class, perft_of
+from conftest import GAME_NAMES, game_cases, game_class, game_data, perft_of
 from patience_engine.games import REGISTRY
 
-# docs/rules.md "Check values": perft from deals 1, 2 and 3 at depths 1, 2, ...
-RULES_PERFT = {
-    ("royal-marriage", 1): [30, 846, 22464, 562500],
-    ("royal-marriage", 2): [34, 1085, 32469, 910715],
-    ("royal-marriage", 3): [28, 750, 19208, 470064],
-    ("germaine", 1): [26, 724, 21265],
-    ("germaine", 2): [40, 1603, 64421],
-    ("germaine", 3): [24, 598, 15478],
-    ("geoffrey", 1): [7, 45, 266, 1428, 6986],
-    ("geoffrey", 2): [4, 18, 85, 407, 1998],
-    ("geoffrey", 3): [7, 44, 247, 1233, 5448],
-}
-# More deals, counted by the reference and the engine alike when these were pinned.
-MORE_PERFT = {
-    ("royal-marriage", 0): [32, 971, 27935],
-    ("royal-marriage", 4): [35, 1150, 35451],
-    ("royal-marriage", 5): [39, 1419, 48187],
-    ("royal-marriage", 1000): [34, 1100, 33812],
-    ("royal-marriage", 2**64 - 1): [25, 600, 13784],
-    ("germaine", 0): [30, 953, 31717],
-    ("germaine", 4): [26, 714, 20614],
-    ("germaine", 5): [30, 926, 29475],
-    ("germaine", 1000): [30, 900, 27196],
-    ("germaine", 2**64 - 1): [20, 434, 10082],
-    ("geoffrey", 0): [5, 24, 115, 567, 2895],
-    ("geoffrey", 4): [4, 17, 73, 303, 1220],
-    ("geoffrey", 5): [5, 23, 106, 469, 1992],
-    ("geoffrey", 1000): [5, 23, 98, 393, 1512],
-    ("geoffrey", 2**64 - 1): [6, 35, 194, 1036, 5299],
-}
 
-
-@pytest.mark.parametrize("game, deal", list(RULES_PERFT))
+@pytest.mark.parametrize("game, deal", game_cases("RULES_PERFT"))
 def test_rules_check_values(impl: str, game: str, deal: int) -> None:
     state = game_class(impl, game).deal(deal)
-    depths = RULES_PERFT[game, deal]
+    depths = game_data(game).RULES_PERFT[deal]
     if impl == "reference":
         # Deeper counts run on the C++ engine only: past its signature's shallow depth the reference is slow.
         depths = depths[: REGISTRY[game].bench.signature_depths[0]]
@@ -55,10 +24,11 @@ def test_rules_check_values(impl: str, game: str, deal: int) -> None:
     assert perft_of(impl)(state, 0) == 1
 
 
-@pytest.mark.parametrize("game, deal", list(MORE_PERFT))
+@pytest.mark.parametrize("game, deal", game_cases("MORE_PERFT"))
 def test_more_deals(impl: str, game: str, deal: int) -> None:
     state = game_class(impl, game).deal(deal)
-    assert [perft_of(impl)(state, d) for d in range(1, len(MORE_PERFT[game, deal]) + 1)] == MORE_PERFT[game, deal]
+    counts = game_data(game).MORE_PERFT[deal]
+    assert [perft_of(impl)(state, d) for d in range(1, len(counts) + 1)] == counts
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
@@ -91,7 +61,7 @@ def test_walk_without_bulk_counting_agrees(game: str) -> None:
     import patience_engine
 
     state = game_class("cpp", game).deal(1)
-    for depth, count in enumerate(RULES_PERFT[game, 1], start=1):
+    for depth, count in enumerate(game_data(game).RULES_PERFT[1], start=1):
         assert patience_engine.perft(state, depth, bulk=False) == count
 
 

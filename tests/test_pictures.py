@@ -16,8 +16,9 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from conftest import game_class
+from conftest import GAME_NAMES, game_cases, game_class, game_data, position_of
 from patience_engine import IllegalMoveError, cli, draw, solve
+from patience_engine.games import REGISTRY
 from patience_engine.viewer import delta_encode, solution_html, svg_elements, svg_tokens
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -35,17 +36,6 @@ def _played(impl: str, game: str, deal: int, moves: int) -> Any:
     return state
 
 
-def _visible_cards(game: str, text: str) -> List[str]:
-    """The cards a picture of the position shows, from its text."""
-    lines = text.strip().splitlines()
-    if game == "germaine":
-        return [t for line in lines if not line.startswith("slides") for t in line.split() if t != "--"]
-    if game == "geoffrey":
-        tops = [rank + suit for suit, rank in (t.split("-") for t in lines[0].split()[1:]) if rank != "0"]
-        return tops + [t.strip("()") for line in lines[1:] for t in line.split() if t != "-"]
-    return text.split()
-
-
 def _card_elements(svg: str) -> List[ET.Element]:
     root = ET.fromstring(svg)
     return [g for g in root.iter(f"{SVG}g") if "card" in g.get("class", "").split()]
@@ -56,7 +46,7 @@ def test_svg_has_one_card_element_per_visible_card(impl: str, game: str, moves: 
     for deal in range(1, 6):
         state = _played(impl, game, deal, moves)
         cards = _card_elements(state.to_svg())
-        expected = _visible_cards(game, state.to_text())
+        expected = game_data(game).visible_cards(state.to_text())
         assert sorted(g.get("data-card") for g in cards) == sorted(expected)
         face_down = [g for g in cards if "face-down" in g.get("class", "")]
         assert len(face_down) == state.to_text().count("(")
@@ -154,19 +144,14 @@ def test_royal_marriage_needs_no_labels_its_moves_name_the_cards() -> None:
     assert [g.get("data-card") for g in _card_elements(svg)] == ["QH", "3C", "9D", "2S", "3S", "KH"]
 
 
-@pytest.mark.parametrize("game, text, move, moving", [
-    ("royal-marriage", "QH 3C 9D 2S 3S KH", "9D+2S", ["9D", "2S"]),
-    ("germaine", None, "d1xd2", ["8H"]),
-    ("geoffrey", None, "1:4C>5", ["4C", "5H", "7H", "2D", "KH"]),
-])
-def test_highlight_marks_the_moving_cards_and_target(game: str, text: Any, move: str, moving: List[str]) -> None:
-    cls = game_class("cpp", game)
-    state = cls.from_text(text) if text else cls.deal(2 if game == "geoffrey" else 1)
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_highlight_marks_the_moving_cards_and_target(game: str) -> None:
+    spec, move, moving, target = game_data(game).HIGHLIGHT
+    state = position_of("cpp", game, spec)
     assert state.is_legal(move)
     cards = _card_elements(state.to_svg(highlight=move))
     assert sorted(g.get("data-card") for g in cards if "moving" in g.get("class", "")) == sorted(moving)
-    if game != "royal-marriage":
-        assert any("target" in g.get("class", "") for g in cards)
+    assert any("target" in g.get("class", "") for g in cards) == target
 
 
 def test_highlight_takes_what_play_takes(impl: str, game: str) -> None:
@@ -177,21 +162,10 @@ def test_highlight_takes_what_play_takes(impl: str, game: str) -> None:
     assert state.to_svg(highlight=move) != state.to_svg()
 
 
-@pytest.mark.parametrize("game, text, highlight, error, message", [
-    ("royal-marriage", "QH 3C 9D 2S 3S KH", "QH+3C", ValueError, "highlight: QH+3C is not a legal move in this position"),
-    ("germaine", None, "a1xa2", ValueError, "highlight: a1xa2 is not a legal move in this position"),
-    ("geoffrey", None, "1:AH>F", ValueError, "highlight: 1:AH>F is not a legal move in this position"),
-    ("geoffrey", None, 5, ValueError, "highlight: action 5 is not a legal move in this position"),
-    ("germaine", None, 0, ValueError, "highlight: action 0 is not a legal move in this position"),  # a1 up: no move
-    ("geoffrey", None, 3328, ValueError, "highlight: action 3328 is outside 0 .. 3327"),
-    ("geoffrey", None, "9D+2S", ValueError,
-     "highlight: bad move text '9D+2S': expected source:card>destination, as in 3:9S>5 or 2:AH>F"),
-    ("geoffrey", None, 5.0, TypeError, "highlight: expected a GeoffreyMove, its text or an int action, got float"),
-])
-def test_highlight_refuses_an_illegal_move_or_a_wrong_type(impl: str, game: str, text: Any, highlight: Any,
+@pytest.mark.parametrize("game, spec, highlight, error, message", game_cases("HIGHLIGHT_REFUSALS"))
+def test_highlight_refuses_an_illegal_move_or_a_wrong_type(impl: str, game: str, spec: Any, highlight: Any,
                                                           error: type, message: str) -> None:
-    cls = game_class(impl, game)
-    state = cls.from_text(text) if text else cls.deal(2)
+    state = position_of(impl, game, spec)
     with pytest.raises(error) as raised:
         state.to_svg(highlight=highlight)
     assert str(raised.value) == message
@@ -200,7 +174,7 @@ def test_highlight_refuses_an_illegal_move_or_a_wrong_type(impl: str, game: str,
 def test_hidden_picture_names_no_face_down_card(impl: str, game: str) -> None:
     state = _played(impl, game, 3, 5)
     plain, hidden = state.to_svg(), state.to_svg(hidden=True)
-    if game != "geoffrey":
+    if not REGISTRY[game].hidden_cards:
         assert hidden == plain
         return
     face_down = [g for g in _card_elements(hidden) if "face-down" in g.get("class", "").split()]

@@ -5,37 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import game_class
+from conftest import game_class, game_data
 from patience_engine import cli
-from patience_engine.games import REGISTRY
+from patience_engine.games import REGISTRY, names_where
 from patience_engine.reference import pysol
 
-ROYAL_MARRIAGE_1 = (
-    "QH JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC 3H 2S KS 9D QD JS AS AH 3C "
-    "4C 5C TS 4H AC 4D 7S 3S TD 4S TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S "
-    "9C 2H 6H KH"
-)
-GEOFFREY_1 = [
-    "JD KD 2S 4C 3S 6D 6S",
-    "2D KC KS 5C TD 8S 9C",
-    "9H 9S 9D TS 4S 8D 2H",
-    "JC 5S QD QH TH QS 6H",
-    "(5D) (AD) (JS) (4H) 8H 6C",
-    "(7H) (QC) (AS) (AC) 2C 3D",
-    "(7C) (KH) (AH) (4D) JH 8C",
-    "(5H) (3H) (3C) (7S) 7D TC",
-]
-PYSOL_GAMES = [name for name, info in REGISTRY.items() if info.pysol_id is not None]
+PYSOL_GAMES = names_where(lambda info: info.pysol_id is not None)
+"""The games PySolFC has."""
 
 
-def test_royal_marriage_1_is_pysolfc_layout(impl: str) -> None:
-    row = game_class(impl, "royal-marriage").from_pysol(1)
-    assert row.to_text().split() == ROYAL_MARRIAGE_1.split()
-
-
-def test_geoffrey_1_is_pysolfc_layout(impl: str) -> None:
-    game = game_class(impl, "geoffrey").from_pysol(1)
-    assert game.to_text().splitlines() == ["Foundations: C-0 D-0 H-0 S-0", *GEOFFREY_1]
+@pytest.mark.parametrize("game", PYSOL_GAMES)
+def test_game_1_is_pysolfc_layout(impl: str, game: str) -> None:
+    assert game_class(impl, game).from_pysol(1).to_text() == game_data(game).PYSOL_GAME_1
 
 
 @pytest.mark.parametrize("game", PYSOL_GAMES)
@@ -107,21 +88,23 @@ def test_numpy_integers_are_game_numbers_as_in_deal(impl: str) -> None:
         geoffrey.from_pysol(np.int8(-1))
 
 
-def test_germaine_has_no_pysolfc_game(impl: str) -> None:
+@pytest.mark.parametrize("game", names_where(lambda info: info.pysol_id is None))
+def test_a_game_pysolfc_lacks_has_no_pysolfc_game(impl: str, game: str) -> None:
     with pytest.raises(ValueError, match="PySolFC has no such game"):
-        game_class(impl, "germaine").from_pysol(1)
+        game_class(impl, game).from_pysol(1)
 
 
 def test_cli_deal_pysol(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["deal", "geoffrey", "--pysol", "ms1"]) == 0
-    assert capsys.readouterr().out.splitlines()[1:] == GEOFFREY_1
+    assert capsys.readouterr().out.splitlines()[1:] == game_data("geoffrey").PYSOL_GAME_1.splitlines()[1:]
 
 
 def test_cli_deal_all_pysol_covers_the_pysolfc_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["deal", "all", "--pysol", "1"]) == 0
     out = capsys.readouterr().out
-    assert "# Royal Marriage, PySolFC game 1" in out and "# Geoffrey, PySolFC game 1" in out
-    assert "Germaine" not in out
+    for game, info in REGISTRY.items():
+        assert (f"# {info.title}, PySolFC game 1" in out) == (game in PYSOL_GAMES), game
+        assert (info.title in out) == (game in PYSOL_GAMES), game
 
 
 def test_cli_perft_pysol(capsys: pytest.CaptureFixture[str]) -> None:

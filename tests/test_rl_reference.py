@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
 
+from conftest import cards_at, flat, game_cases, game_data
+from patience_engine.games import names_where
 from patience_engine.reference import GAMES, Geoffrey, Germaine, IllegalMoveError, RoyalMarriage
-from test_rules import GEOFFREY_DEAL_2
 
 RANDOM_GAMES = 200
-# Moves per random game: Royal Marriage and Germaine games end before it; Geoffrey's can run for ever.
-RANDOM_MOVES = {"royal-marriage": 50, "germaine": 153, "geoffrey": 80}
 # The 99.9% point of the chi-square distribution with 5 degrees of freedom (six outcomes).
 CHI_SQUARE_5_999 = 20.515
 
@@ -32,7 +32,7 @@ def random_game(game: str, seed: int) -> Iterator[Any]:
     rng = random.Random(seed)
     state = GAMES[game].deal(rng.randrange(2**64))
     yield state
-    for ply in range(RANDOM_MOVES[game]):
+    for ply in range(game_data(game).RANDOM_MOVES):
         moves = state.legal_moves()
         if not moves:
             break
@@ -53,25 +53,6 @@ def shape_of(value: Any) -> Tuple[int, ...]:
     inner = {shape_of(item) for item in value}
     assert len(inner) == 1, "ragged observation"
     return (len(value),) + inner.pop()
-
-
-def flat(value: Any) -> List[int]:
-    return [x for item in value for x in flat(item)] if isinstance(value, list) else [value]
-
-
-def cards_at(planes: List[Any], *at: int) -> Tuple[int, int]:
-    """(rank 1..13 or 0, suit 0..3 or -1) that the rank and suit planes show at ``at``."""
-
-    def bit(plane: int) -> int:
-        row = planes[plane]
-        for i in at:
-            row = row[i]
-        return row
-
-    ranks = [r + 1 for r in range(13) if bit(r)]
-    suits = [s for s in range(4) if bit(13 + s)]
-    assert len(ranks) <= 1 and len(suits) <= 1 and len(ranks) == len(suits)
-    return (ranks[0], suits[0]) if ranks else (0, -1)
 
 
 # --- actions -----------------------------------------------------------------------------------
@@ -104,36 +85,24 @@ def test_every_action_round_trips(game: str) -> None:
         try:
             move = cls.move_of(action)
         except ValueError as error:
-            assert game == "germaine" and "has no neighbour" in str(error)
+            assert re.match(f"action {action} names no move: ", str(error)), error
             continue
         named += 1
         assert move.action == action
         assert cls.parse_move(str(move)).action == action
-    # Germaine: 4 x 12 x 2 horizontal and 3 x 13 x 2 vertical ordered pairs of cells, two kinds each.
-    assert named == {"royal-marriage": 50 + 50 * 49, "germaine": 2 * (96 + 78), "geoffrey": 8 * 52 * 8}[game]
+    assert named == game_data(game).NAMED_ACTIONS
 
 
-ROYAL_MARRIAGE_ACTIONS = {"AC": 0, "JH": 36, "AS": 37, "KS": 49, "AC+2C": 50, "2C+AC": 99, "KS+QS": 2499}
-GERMAINE_ACTIONS = {"a2xa1": 13, "a1xb1": 104, "m4-l4": 311, "c3-c4": 392}
-GEOFFREY_ACTIONS = {"1:AC>2": 0, "2:AH>F": 631, "3:9S>5": 1211, "8:KS>7": 3326, "8:KS>F": 3327}
+@pytest.mark.parametrize("game, text", game_cases("HAND_WORKED_ACTIONS"))
+def test_hand_worked_actions(game: str, text: str) -> None:
+    action = game_data(game).HAND_WORKED_ACTIONS[text]
+    assert GAMES[game].parse_move(text).action == action
+    assert str(GAMES[game].move_of(action)) == text
 
 
-@pytest.mark.parametrize(
-    "cls, text, action",
-    [(RoyalMarriage, t, a) for t, a in ROYAL_MARRIAGE_ACTIONS.items()]
-    + [(Germaine, t, a) for t, a in GERMAINE_ACTIONS.items()]
-    + [(Geoffrey, t, a) for t, a in GEOFFREY_ACTIONS.items()],
-)
-def test_hand_worked_actions(cls: Any, text: str, action: int) -> None:
-    # Royal Marriage: AS is middle card 37 (QH, KH skipped); 2C+AC = 50 + 1 * 49 + 0.
-    # Germaine: (kind * 4 + direction) * 52 + cell; m4-l4 = (1 * 4 + 1) * 52 + 51.
-    # Geoffrey: (src * 52 + card) * 8 + target; 3:9S>5 = (2 * 52 + 47) * 8 + 3.
-    assert cls.parse_move(text).action == action
-    assert str(cls.move_of(action)) == text
-
-
-def test_action_space_sizes() -> None:
-    assert (RoyalMarriage.NUM_ACTIONS, Germaine.NUM_ACTIONS, Geoffrey.NUM_ACTIONS) == (2500, 416, 3328)
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_action_space_sizes(game: str) -> None:
+    assert GAMES[game].NUM_ACTIONS == game_data(game).NUM_ACTIONS
 
 
 @pytest.mark.parametrize("text", ["QH", "KH", "QH+7S", "7S+KH"])
@@ -219,42 +188,7 @@ def test_observations_have_the_shape_and_show_the_position(game: str) -> None:
             obs = state.observation()
             assert shape_of(obs) == cls.OBSERVATION_SHAPE
             assert set(flat(obs)) <= {0, 1}
-            assert decoded_text(game, obs) == state.to_text()
-
-
-def card_token(rank: int, suit: int) -> str:
-    return "A23456789TJQK"[rank - 1] + "CDHS"[suit]
-
-
-def decoded_text(game: str, obs: List[Any]) -> str:
-    """The position's text read back from its plain observation, as docs/rl.md lays it out."""
-    if game == "royal-marriage":
-        cards = [cards_at(obs, p) for p in range(52)]
-        tokens = [card_token(*card) for card in cards if card[0]]
-        return "\n".join(" ".join(tokens[i : i + 13]) for i in range(0, len(tokens), 13))
-    if game == "germaine":
-        lines = []
-        for row in range(4):
-            cards = [cards_at(obs, row, column) for column in range(13)]
-            lines.append(" ".join(card_token(*card) if card[0] else "--" for card in cards))
-        allowance = obs[17][0][0] + obs[18][0][0]
-        assert all(set(flat(obs[plane])) == {obs[plane][0][0]} for plane in (17, 18))
-        return "\n".join(lines + [f"slides: {allowance}"])
-    tops = []
-    for suit in range(4):
-        pile = [cards_at(obs, 8 + suit, slot) for slot in range(52)]
-        top = sum(1 for card in pile if card[0])
-        assert pile[:top] == [(rank, suit) for rank in range(1, top + 1)]
-        tops.append(f"{'CDHS'[suit]}-{'A23456789TJQK'[top - 1] if top else '0'}")
-    lines = ["Foundations: " + " ".join(tops)]
-    for k in range(8):
-        tokens = []
-        for slot in range(52):
-            card = cards_at(obs, k, slot)
-            if card[0]:
-                tokens.append(f"({card_token(*card)})" if obs[17][k][slot] else card_token(*card))
-        lines.append(" ".join(tokens) or "-")
-    return "\n".join(lines)
+            assert game_data(game).decoded_text(obs) == state.to_text()
 
 
 def test_royal_marriage_observation_hand_worked() -> None:
@@ -291,7 +225,7 @@ def test_germaine_observation_hand_worked() -> None:
 
 def test_geoffrey_observation_hand_worked() -> None:
     state = Geoffrey.deal(2)
-    assert state.to_text() == GEOFFREY_DEAL_2
+    assert state.to_text() == game_data("geoffrey").DEAL_TEXTS[2]
     obs = state.observation()
     hidden = state.observation(hidden=True)
     assert obs[11][0][0] == obs[13 + 2][0][0] == 1  # QH at the bottom of column 1
@@ -375,9 +309,9 @@ def test_hidden_text_and_its_refusal() -> None:
         Geoffrey.from_text(hidden)
 
 
-@pytest.mark.parametrize("cls", [RoyalMarriage, Germaine])
-def test_no_face_down_cards_no_hidden_difference(cls: Any) -> None:
-    state = cls.deal(11)
+@pytest.mark.parametrize("game", names_where(lambda info: not info.hidden_cards))
+def test_no_face_down_cards_no_hidden_difference(game: str) -> None:
+    state = GAMES[game].deal(11)
     state.play(state.legal_moves()[0])
     assert state.to_text(hidden=True) == state.to_text()
     clone = state.determinize(123)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import patience_engine
-from conftest import DEAD_GEOFFREY_DEAL
+from conftest import CLASS_CHOICES, game_cases, game_data
 from patience_engine.reference import GAMES, Geoffrey, Germaine, IllegalMoveError, RoyalMarriage, VectorGame, playouts
 from patience_engine.reference._cards import SplitMix64
 
@@ -143,12 +143,7 @@ def mirror_run(game: str, num_envs: int, seed: int, steps: int, max_moves: int, 
         assert [vec.state(i) for i in range(num_envs)] == states
 
 
-@pytest.mark.parametrize("game, max_moves, steps", [
-    ("royal-marriage", 50, 70),  # episodes end by termination and restart
-    ("royal-marriage", 4, 12),
-    ("germaine", 5, 14),
-    ("geoffrey", 3, 10),
-])
+@pytest.mark.parametrize("game, max_moves, steps", game_cases("VECTOR_MIRROR_RUNS"))
 def test_batch_equals_single_positions(game: str, max_moves: int, steps: int) -> None:
     mirror_run(game, 3, seed=11, steps=steps, max_moves=max_moves, hidden=False)
 
@@ -250,8 +245,7 @@ def hand_playouts(state: Any, n: int, seed: int, max_moves: int) -> List[int]:
     return scores
 
 
-@pytest.mark.parametrize("game, n, max_moves", [("royal-marriage", 20, 50), ("germaine", 6, 153),
-                                                ("geoffrey", 6, 1000), ("geoffrey", 10, 3)])
+@pytest.mark.parametrize("game, n, max_moves", game_cases("PLAYOUT_LOOPS"))
 def test_playouts_equal_a_hand_loop(game: str, n: int, max_moves: int) -> None:
     state = GAMES[game].deal(9)
     state.play(state.legal_actions()[-1])
@@ -272,8 +266,7 @@ def test_playouts_of_one_move() -> None:
 
 @pytest.mark.parametrize("args, kwargs, error, message", [
     ((patience_engine.RoyalMarriage.deal(1), 1), {"seed": 0}, TypeError,
-     r"^playouts\(\) expects a reference position \(RoyalMarriage, Germaine or Geoffrey\), "
-     r"got patience_engine\._core\.RoyalMarriage$"),
+     rf"^playouts\(\) expects a reference position \({CLASS_CHOICES}\), got patience_engine\._core\.RoyalMarriage$"),
     ((RoyalMarriage.deal(1), -1), {"seed": 0}, ValueError, "n must be >= 0, got -1"),
     ((RoyalMarriage.deal(1), 1), {"seed": 2**64}, ValueError, "seed must be in 0 .. 2\\*\\*64-1"),
     ((RoyalMarriage.deal(1), 1), {"seed": 0, "max_moves": 0}, ValueError, "max_moves must be in 1 .. 2147483647"),
@@ -288,9 +281,10 @@ def test_a_deal_with_no_legal_move_ends_at_the_next_step(impl: str) -> None:
     """reset() cannot say an episode is over, so a dead deal's first step ends it (docs/rl.md "Episodes")."""
     module: Any = patience_engine if impl == "cpp" else patience_engine.reference
     cls = module.GAMES["geoffrey"]
-    assert cls.deal(DEAD_GEOFFREY_DEAL).legal_actions() == []
+    dead = game_data("geoffrey").DEAD_DEAL
+    assert cls.deal(dead).legal_actions() == []
     vec = module.VectorGame("geoffrey", 2)
-    vec.reset(seed=0, options={"deals": [5, DEAD_GEOFFREY_DEAL]})
+    vec.reset(seed=0, options={"deals": [5, dead]})
     assert list(vec.sample_legal_actions())[1] == 0 and not any(vec.action_masks[1])
     live = cls.deal(5)
     action = live.legal_actions()[0]
@@ -298,7 +292,7 @@ def test_a_deal_with_no_legal_move_ends_at_the_next_step(impl: str) -> None:
     # Any action of the dead slot is ignored, even one that is not legal.
     _, reward, terminated, truncated, _ = vec.step([action, 7])
     assert (list(reward), list(terminated), list(truncated)) == ([float(live.score), 0.0], [False, True], [False, False])
-    assert vec.state(0) == live and vec.state(1) == cls.deal(DEAD_GEOFFREY_DEAL)
+    assert vec.state(0) == live and vec.state(1) == cls.deal(dead)
     # Then it autoresets to the generator's second draw (the first went to slot 0's sample).
     _, reward, terminated, truncated, _ = vec.step([live.legal_actions()[0], 0])
     assert (list(reward)[1], list(terminated)[1], list(truncated)[1]) == (0.0, False, False)

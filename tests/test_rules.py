@@ -6,52 +6,18 @@ from typing import Any, Dict, List
 
 import pytest
 
-from conftest import game_class, perft_of, sorted_moves
+from conftest import game_cases, game_class, game_data, perft_of, sorted_moves
 from patience_engine import IllegalMoveError
 
-# docs/rules.md "Check values": the texts of three numbered deals.
-GERMAINE_DEAL_1 = """\
-7D 9C 4D 8H 8D 5S JD 6D 9S JC 5D KD 3C
-2D JH 5H 7H 4H 2C AD 6S KC KH TH TS JS
-TD 8S QC 4S 6C 7C AS 5C AH KS 6H QS QH
-QD 9D 3D 3S AC 4C 2H 8C TC 3H 2S 9H 7S
-slides: 0"""
-GEOFFREY_DEAL_2 = """\
-Foundations: C-0 D-0 H-0 S-0
-QH 3S 4C 5H 7H 2D KH
-TD AC 6C 7S 3C QC 7D
-6H JH TC 9S JD 8C 4D
-5S 2S 4H AD QD 6S 8H
-(3H) (9D) (6D) (JS) AS 5C
-(JC) (AH) (KC) (2H) 7C 4S
-(9C) (TH) (5D) (TS) QS KS
-(8S) (KD) (3D) (2C) 8D 9H"""
-ROYAL_MARRIAGE_DEAL_3 = """\
-QH 8S 7S 6S AD JH JD 6C 7D 4D 9S QS 4S
-AC TD 3H 5D 9D 2H 9H 2S JS KS 2D 5S 3S
-AS TH TS QC 6H 7H 9C 8C QD 6D 5C 7C 3C
-TC 8D 4H AH 2C KC KD 5H 3D 8H JC 4C KH"""
 
-
-@pytest.mark.parametrize(
-    "game, deal, text",
-    [("germaine", 1, GERMAINE_DEAL_1), ("geoffrey", 2, GEOFFREY_DEAL_2), ("royal-marriage", 3, ROYAL_MARRIAGE_DEAL_3)],
-)
-def test_numbered_deals_match_rules_check_values(impl: str, game: str, deal: int, text: str) -> None:
-    assert game_class(impl, game).deal(deal).to_text() == text
+@pytest.mark.parametrize("game, deal", game_cases("DEAL_TEXTS"))
+def test_numbered_deals_match_rules_check_values(impl: str, game: str, deal: int) -> None:
+    assert game_class(impl, game).deal(deal).to_text() == game_data(game).DEAL_TEXTS[deal]
 
 
 # --- Germaine 2-Move -------------------------------------------------------------------------
 
-COLUMNS = "abcdefghijklm"
-
-
-def grid(cards: Dict[str, str], slides: int = 0) -> str:
-    """Germaine text with the given cells ('g3': 'QH') filled and every other cell empty."""
-    rows = [["--"] * 13 for _ in range(4)]
-    for cell, card in cards.items():
-        rows[int(cell[1:]) - 1][COLUMNS.index(cell[0])] = card
-    return "\n".join(" ".join(row) for row in rows) + f"\nslides: {slides}"
+grid = game_data("germaine").grid
 
 
 def germaine(impl: str, cards: Dict[str, str], slides: int = 0) -> Any:
@@ -187,16 +153,7 @@ def test_royal_marriage_remove_one_needs_matching_neighbours(impl: str) -> None:
 
 # --- Geoffrey --------------------------------------------------------------------------------
 
-GEOFFREY_SMALL = """\
-Foundations: C-K D-K H-8 S-8
-(JS) 9H
-TH QS
-KH
-9S JH
-QH TS
-KS
--
--"""
+GEOFFREY_SMALL = game_data("geoffrey").SMALL_POSITION
 
 
 def geoffrey(impl: str, text: str = GEOFFREY_SMALL) -> Any:

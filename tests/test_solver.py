@@ -17,46 +17,14 @@ import numpy as np
 import pytest
 
 import patience_engine
-from conftest import HARD_GERMAINE_DEAL, interrupt_after_first_line
+from conftest import GAME_NAMES, game_cases, game_data, interrupt_after_first_line
 from patience_engine import DEFAULT_TABLE_BYTES, Solution, reference, solve
 
 TABLES = [0, 4096, DEFAULT_TABLE_BYTES]
-EMPTY_ROW = " ".join(["--"] * 13)
 
-# Positions with known verdicts: (game, text or deal number, status). The numbered deals'
-# verdicts agree with exhaustive_win() below (a plain search over the reference).
-KNOWN: List[Tuple[str, Any, str]] = [
-    ("royal-marriage", "QH 2C 3D 4S KH", "lost"),  # no legal move
-    ("royal-marriage", "QH 2C 3D 2S 4S KH", "lost"),  # only 3D, then stuck
-    ("royal-marriage", "QH 3C 9D 2S 3S KH", "won"),  # 9D+2S, then 3C+3S (QH and KH match)
-    ("royal-marriage", 2, "won"),
-    ("royal-marriage", 4, "won"),
-    ("royal-marriage", 8, "won"),
-    ("geoffrey", 2, "won"),
-    ("geoffrey", 6, "won"),
-    ("geoffrey", 3, "lost"),
-    ("geoffrey", 9, "lost"),
-    ("geoffrey", 10, "lost"),
-    # A random game of deal 1 played until no move was left.
-    (
-        "geoffrey",
-        """Foundations: C-3 D-2 H-0 S-0
-        KC
-        6D 9S JC 5D 4D
-        KH TH TS JS
-        KD QD JD TD 8S 7S 6S 5S
-        (QC) (4S) (6C) (7C) AS 5C 4C 2H
-        (AH) (KS) (6H) (QS) QH JH 5H 7H 4H
-        (9D) (3D) 3S
-        (8C) (TC) (3H) (2S) 9H 8H 8D 7D 9C""",
-        "lost",
-    ),
-    ("germaine", f"AC 2D {' '.join(['--'] * 11)}\n" + "\n".join([EMPTY_ROW] * 3), "won"),
-    ("germaine", f"AC -- 2D {' '.join(['--'] * 10)}\n" + "\n".join([EMPTY_ROW] * 3), "lost"),
-    ("germaine", f"AC -- 2D {' '.join(['--'] * 10)}\n" + "\n".join([EMPTY_ROW] * 3) + "\nslides: 1", "won"),
-    # No card at all: nothing can leave one card.
-    ("germaine", "\n".join([EMPTY_ROW] * 4), "lost"),
-]
+KNOWN = game_cases("KNOWN_VERDICTS")
+"""(game, text or deal number, status) of every game: positions whose verdict the solver must prove."""
+HARD_GERMAINE_DEAL = game_data("germaine").HARD_DEAL
 
 
 def position(impl: Dict[str, Any], game: str, spec: Any) -> Any:
@@ -137,7 +105,7 @@ def test_known_verdicts_on_every_table_size_and_without_pruning(game: str, spec:
             assert end.score == solution.score
 
 
-@pytest.mark.parametrize("game,spec,status", [k for k in KNOWN if k[0] != "germaine"])
+@pytest.mark.parametrize("game,spec,status", KNOWN)
 def test_known_verdicts_agree_with_exhaustive_search(game: str, spec: Any, status: str) -> None:
     assert exhaustive_win(position(reference.GAMES, game, spec)) == (status == "won")
 
@@ -161,9 +129,9 @@ def test_germaine_best_score_is_the_exhaustive_best(seed: int) -> None:
             assert end.score == best and end.is_won == (solution.status == "won")
 
 
-@pytest.mark.parametrize("game", ["royal-marriage", "geoffrey"])
+@pytest.mark.parametrize("game", [game for game in GAME_NAMES if game_data(game).SOLVE_ALIKE_DEALS])
 def test_numbered_deals_resolve_alike_across_tables_and_pruning(game: str) -> None:
-    for n in range(11, 21):
+    for n in game_data(game).SOLVE_ALIKE_DEALS:
         verdicts = set()
         for table_bytes in TABLES:
             for pruning in (True, False):

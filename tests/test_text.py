@@ -10,9 +10,9 @@ import re
 import pytest
 
 import patience_engine
-from conftest import game_class, sorted_moves
+from conftest import game_cases, game_class, sorted_moves
 from patience_engine import IllegalMoveError, reference
-from test_rules import GEOFFREY_SMALL, grid
+from patience_engine.games import REGISTRY
 
 FULL_ROW = " ".join(
     ["QH"] + [r + s for s in "CDHS" for r in "A23456789TJQK" if r + s not in ("QH", "KH")] + ["KH"]
@@ -39,66 +39,29 @@ def test_text_round_trip(impl: str, game: str) -> None:
         assert sorted_moves(again) == sorted_moves(state)
 
 
-def test_extra_blank_space_and_card_spellings_are_read(impl: str) -> None:
-    rm = game_class(impl, "royal-marriage")
-    assert rm.from_text("\n  qh\t3c 9\u2666\n\n 2\u2660   3s  kh \n").to_text() == "QH 3C 9D 2S 3S KH"
-    germaine = game_class(impl, "germaine")
-    text = grid({"a1": "10H", "b1": "j\u2665"}).replace("slides: 0", "") + "\n\n"
-    assert germaine.from_text("\n" + text.replace(" ", "   ")).to_text() == grid({"a1": "TH", "b1": "JH"})
-    geoffrey = game_class(impl, "geoffrey")
-    assert geoffrey.from_text("\n" + GEOFFREY_SMALL.lower() + "\n").to_text() == GEOFFREY_SMALL
-    # A foundation's suit and rank are read as a card's are: symbols and 10 too.
-    symbols = GEOFFREY_SMALL.replace("C-K D-K H-8 S-8", "\u2663-K \u2666-k h-8 \u2660-8")
-    assert geoffrey.from_text(symbols).to_text() == GEOFFREY_SMALL
+@pytest.mark.parametrize("game, text, shown", game_cases("SPELLINGS"))
+def test_extra_blank_space_and_card_spellings_are_read(impl: str, game: str, text: str, shown: str) -> None:
+    assert game_class(impl, game).from_text(text).to_text() == shown
 
 
-def test_missing_optional_lines_mean_empty(impl: str) -> None:
+def test_a_germaine_text_without_its_slides_line_allows_none(impl: str) -> None:
     germaine = game_class(impl, "germaine").from_text("\n".join(["-- " * 12 + "AS"] + ["-- " * 13] * 3))
     assert germaine.to_text().endswith("slides: 0")
+
+
+def test_a_geoffrey_text_without_its_foundations_line_has_none_home(impl: str) -> None:
     deal = game_class(impl, "geoffrey").deal(5)
     body = "\n".join(deal.to_text().split("\n")[1:])
     assert game_class(impl, "geoffrey").from_text(body) == deal
 
 
-BAD_TEXT = [
-    ("royal-marriage", "QH 3C ZZ KH", r"line 1, token 3 'ZZ': unknown card"),
-    ("royal-marriage", "QH 3C\n3C KH", r"line 2, token 1 '3C': duplicate card"),
-    ("royal-marriage", "3C QH KH", r"line 1, token 1 '3C': QH must be first"),
-    ("royal-marriage", "QH 3C KH 4D", r"line 1, token [34] '(KH|4D)': KH must be last"),
-    ("royal-marriage", "QH 3C\nKH QH", r"line 2, token 2 'QH'"),
-    ("royal-marriage", "", r"line 1"),
-    ("germaine", grid({"c2": "QX"}), r"line 2, token 3 'QX': unknown card"),
-    ("germaine", grid({"a1": "5C", "m4": "5c"}), r"line 4, token 13 '5c': duplicate card"),
-    ("germaine", grid({}).replace("slides: 0", "slides: 3"), r"line 5, token 2 '3'"),
-    ("germaine", grid({}).replace("-- --\n", "--\n", 1), r"line 1: expected 13 cells, got 12"),
-    ("germaine", "\n".join(grid({}).split("\n")[:3]), r"line \d+: expected 4 rows"),
-    ("germaine", grid({}) + "\nAS", r"line 6"),
-    ("geoffrey", GEOFFREY_SMALL.replace("(JS) 9H", "9H (JS)"), r"line 2, token 2 '\(JS\)'"),
-    ("geoffrey", GEOFFREY_SMALL.replace("TH QS", "TH QS 9H"), r"line 3, token 3 '9H': duplicate card"),
-    ("geoffrey", GEOFFREY_SMALL.replace("KH\n", "KH 5C\n"), r"line 4, token 2 '5C': duplicate card"),
-    ("geoffrey", GEOFFREY_SMALL.replace("KS\n", "-\n"), r"line \d+: missing card KS"),
-    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "X-8"), r"line 1, token 4 'X-8'"),
-    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "\u2665\u2665-8"), r"^line 1, token 4 '\u2665\u2665-8': bad foundation"),
-    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "H8"), r"^line 1, token 4 'H8': bad foundation"),
-    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "HH-8"), r"^line 1, token 4 'HH-8': bad foundation"),
-    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "H-T"), r"^line 2, token 2 '9H': duplicate card \(on its foundation\)$"),
-    ("geoffrey", GEOFFREY_SMALL.replace("H-8", "H-12"),
-     r"^line 1, token 4 'H-12': bad foundation: expected a suit, '-' and 0 or A..K, as C-0 or H-Q$"),
-    ("geoffrey", GEOFFREY_SMALL.replace("QH TS", "QH T\u2660 (QC)"), r"line 6, token 3"),
-    ("geoffrey", GEOFFREY_SMALL + "\n-", r"line 10"),
-]
-
-
-@pytest.mark.parametrize("game, text, message", BAD_TEXT)
+@pytest.mark.parametrize("game, text, message", game_cases("BAD_POSITION_TEXTS"))
 def test_bad_text_names_line_and_token(impl: str, game: str, text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         game_class(impl, game).from_text(text)
 
 
-@pytest.mark.parametrize("game, text", [("royal-marriage", "7S+"), ("royal-marriage", "QH+KH+2C"),
-                                        ("germaine", "g3xh4"), ("germaine", "z1xa1"), ("germaine", "a1*a2"),
-                                        ("geoffrey", "3:9S>3"), ("geoffrey", "9:9S>3"), ("geoffrey", "3:9X>F"),
-                                        ("geoffrey", "")])
+@pytest.mark.parametrize("game, text", game_cases("BAD_MOVE_TEXTS"))
 def test_bad_move_text_is_refused(impl: str, game: str, text: str) -> None:
     with pytest.raises(ValueError):
         game_class(impl, game).parse_move(text)
@@ -194,8 +157,8 @@ def test_full_royal_marriage_row(impl: str) -> None:
 
 
 def test_same_names_in_both_implementations() -> None:
-    for name in ["RoyalMarriage", "Germaine", "Geoffrey", "RoyalMarriageMove", "GermaineMove", "GeoffreyMove",
-                 "perft", "IllegalMoveError", "GAMES"]:
+    classes = [name for info in REGISTRY.values() for name in (info.class_name, info.move_class_name)]
+    for name in [*classes, "perft", "IllegalMoveError", "GAMES"]:
         assert hasattr(patience_engine, name) and hasattr(reference, name)
     assert reference.IllegalMoveError is patience_engine.IllegalMoveError
     assert issubclass(IllegalMoveError, ValueError)
