@@ -387,6 +387,6 @@ def test_pysol_help_names_the_games_the_command_takes(command: str, capsys: pyte
     with pytest.raises(SystemExit):
         main([command, "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
-    # play takes the games the blind players play: those with cards face down (GameInfo.hidden_cards).
-    expected = ", ".join(names_where(lambda info: info.pysol_id is not None and (info.hidden_cards or command != "play")))
+    # play takes the games the blind players play (GameInfo.blind_players).
+    expected = ", ".join(names_where(lambda info: info.pysol_id is not None and (info.blind_players or command != "play")))
     assert f"PySolFC game number P instead of N ({expected}; 'ms' prefix allowed)" in help_text
