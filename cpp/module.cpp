@@ -1,7 +1,8 @@
 // The extension module patience_engine._core: one binding call per game.
 #include <pybind11/pybind11.h>
 
-#include "core/bind_game.hpp"
+#include "core/bind_position.hpp"
+#include "core/pybind11_internals.hpp"
 
 namespace py = pybind11;
 

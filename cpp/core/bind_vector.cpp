@@ -13,7 +13,9 @@
 #include <unistd.h>
 #endif
 
-#include "core/bind_game.hpp"
+#include "core/bind_args.hpp"
+#include "core/bind_position.hpp"
+#include "core/pybind11_internals.hpp"
 
 namespace pe {
 
@@ -45,7 +47,7 @@ void check_count(const char* what, const char* unit, int n, std::size_t got) {
 }
 
 // An int in low .. high: an int or an integer with __index__ (a numpy integer), as actions are
-// read (int_value, core/bind_game.hpp); TypeError for anything else, bools included;
+// read (int_value, core/bind_args.hpp); TypeError for anything else, bools included;
 // ValueError outside, worded as patience_engine.limits.check_int.
 long long int_argument(const py::handle& value, const char* what, long long low, long long high) {
   const py::object index = int_value(value);
@@ -181,7 +183,7 @@ struct Actions {
 Actions actions_argument(const py::object& actions, int num_envs) {
   // A 1-D integer array is taken whole; its items can hold no bool, float or str. A subclass's
   // items need not be its buffer's (a masked array's masked entries), so it is read as a sequence.
-  if (Py_TYPE(actions.ptr()) == py::detail::npy_api::get().PyArray_Type_) {
+  if (is_exact_array(actions)) {
     const auto a = py::reinterpret_borrow<py::array>(actions);
     const char kind = a.dtype().kind();
     const bool fits =
@@ -281,8 +283,8 @@ void bind_vector(py::module_& m) {
       "step() and reset() run without the GIL; a lock keeps threads sharing one VectorGame "
       "from running its methods at once.",
       py::is_final());
-  // VectorGame(...) is built whole by __new__ (own_new(), core/bind_game.hpp), so no route from
-  // Python reaches an instance whose batch was not made; __init__ has nothing left to do.
+  // VectorGame(...) is built whole by __new__ (own_new(), core/pybind11_internals.hpp), so no
+  // route from Python reaches an instance whose batch was not made; __init__ has nothing to do.
   const py::cpp_function make(
       [](const py::object& game, const py::object& num_envs, const py::object& max_moves,
          const py::object& hidden) {

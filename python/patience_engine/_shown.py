@@ -1,5 +1,5 @@
 """How error messages show the values they refuse: text, ints, types and anything else, in one
-place for the whole package. The C++ bindings call these functions (core/bind_game.hpp
+place for the whole package. The C++ bindings call these functions (core/bind_args.hpp
 shown()); the engine's parse errors quote text with core/cards.cpp quote(), its twin.
 
 A message stays one short line whatever it was given: text is cut after ``SHOWN_CHARS``

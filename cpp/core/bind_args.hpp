@@ -1,0 +1,161 @@
+// The binding's argument readers: each reads one Python argument as C++ wants it, and refuses
+// anything else with the reference's TypeError or ValueError, worded by patience_engine._shown.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "core/perft.hpp"
+
+namespace pe {
+namespace py = pybind11;
+
+// Arguments taken as any Python object and checked by the function itself, so that a wrong type
+// gets the reference's TypeError rather than pybind11's list of overloads; signatures still read
+// "text: str" and "move: <Game>Move | str".
+struct Text {
+  pybind11::object obj;
+};
+template <class Move>
+struct MoveOrText {
+  pybind11::object obj;
+};
+
+// Raises a Python exception of this type with this message, out of a bound function.
+[[noreturn]] inline void raise_python(PyObject* type, const std::string& message) {
+  PyErr_SetString(type, message.c_str());
+  throw py::error_already_set();
+}
+
+// patience_engine.IllegalMoveError, defined in pure Python so the reference raises the same type.
+inline py::object illegal_move_error() {
+  return py::module_::import("patience_engine._errors").attr("IllegalMoveError");
+}
+
+// The UTF-8 of a text argument (only a str gets here). A lone surrogate, which has no UTF-8
+// form, is written as its three bytes all the same ("surrogatepass"): it is no card or number,
+// so parsing refuses it with the reference's message, and quote() shows it escaped.
+inline std::string utf8(const py::str& text) {
+  Py_ssize_t size = 0;
+  if (const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size))
+    return std::string(data, static_cast<std::size_t>(size));
+  PyErr_Clear();
+  const py::bytes bytes = py::reinterpret_steal<py::bytes>(
+      PyUnicode_AsEncodedString(text.ptr(), "utf-8", "surrogatepass"));
+  if (!bytes) throw py::error_already_set();
+  return std::string(bytes);
+}
+
+// How error messages show what they refuse, by the reference's own functions in
+// patience_engine._shown (error paths only, so the call costs nothing that matters): shown(f, o)
+// is _shown.f(o).
+inline std::string shown(const char* function, const py::handle& o) {
+  return py::str(py::module_::import("patience_engine._shown").attr(function)(o));
+}
+// What an error message calls o: its type's name, or "the class X" for a class.
+inline std::string type_name(const py::handle& o) { return shown("type_text", o); }
+// An int as an error message shows it: its digits up to 128 bits, else a bound on it.
+inline std::string int_text(const py::handle& n) { return shown("int_text", n); }
+// Any refused value: text cut short, a huge int bounded, else its repr cut short.
+inline std::string repr_text(const py::handle& o) { return shown("repr_text", o); }
+// A class of another module as a message names it: "module.Qualname", cut short.
+inline std::string qualified_name(const py::handle& cls) { return shown("qualified_name", cls); }
+
+// Whether o is a move of the other implementation (its class, or a base of it, has the name
+// expected in a patience_engine module), which a move argument reads by its text.
+inline bool other_implementations_move(const py::handle& o, const std::string& expected) {
+  for (const py::handle cls : py::type::of(o).attr("__mro__")) {  // a subclass of one too
+    const std::string module = py::str(cls.attr("__module__"));
+    if (std::string(py::str(cls.attr("__name__"))) == expected &&
+        module.rfind("patience_engine.", 0) == 0)
+      return true;
+  }
+  return false;
+}
+
+// type_name(o), with its module when it is the name expected (a class of another module named as
+// this game's move class).
+inline std::string other_type_name(const py::handle& o, const std::string& expected) {
+  const std::string name = type_name(o);
+  return name == expected ? qualified_name(py::type::of(o)) : name;
+}
+
+// The UTF-8 bytes of a str argument; TypeError "<what> must be a str, got <type>" (the reference's
+// wording) for anything else.
+inline std::string text_argument(const Text& text, const char* what) {
+  if (!py::isinstance<py::str>(text.obj))
+    throw py::type_error(std::string(what) + " must be a str, got " + type_name(text.obj));
+  return utf8(py::reinterpret_borrow<py::str>(text.obj));
+}
+
+// o as a Python int when it is an int or an integer with __index__ (a numpy integer); an empty
+// object for anything else, a bool (Python's or numpy's) included
+// (patience_engine.limits.int_value). An __index__ that raises anything but TypeError (numpy's
+// bool refusing) passes its exception on.
+inline py::object int_value(const py::handle& o) {
+  if (py::isinstance<py::bool_>(o) || py::isinstance<py::str>(o) || !PyIndex_Check(o.ptr()))
+    return py::object();
+  PyObject* index = PyNumber_Index(o.ptr());
+  if (!index) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw py::error_already_set();
+    PyErr_Clear();
+  }
+  return py::reinterpret_steal<py::object>(index);
+}
+
+// Reads a deal number (or another 64-bit seed, named by what) as an unsigned 64-bit value;
+// TypeError for a non-int, ValueError out of range.
+inline std::uint64_t deal_number(const py::object& given, const char* what = "deal number") {
+  const py::object n = int_value(given);
+  if (!n) throw py::type_error(std::string(what) + " must be an int, got " + type_name(given));
+  if (n < py::int_(0) || n >= py::int_(1).attr("__lshift__")(64))
+    throw py::value_error(std::string(what) + " must be in 0 .. 2**64-1, got " + int_text(n));
+  return n.cast<std::uint64_t>();
+}
+
+// Reads an action: an int in 0 .. num_actions - 1 (docs/rl.md "Actions"), or an integer with
+// __index__; TypeError for anything else (bool included), ValueError outside the space.
+inline int action_number(const py::handle& given, int num_actions) {
+  const py::object a = int_value(given);
+  if (!a) throw py::type_error("action must be an int, got " + type_name(given));
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(a.ptr(), &overflow);
+  if (overflow || v < 0 || v >= num_actions)
+    throw py::value_error("action " + int_text(a) + " is outside 0 .. " +
+                          std::to_string(num_actions - 1));
+  return static_cast<int>(v);
+}
+
+// A bool argument; TypeError "<what> must be a bool, got <type>" for anything else (a numpy bool,
+// whose type is also named bool, is named numpy.bool).
+inline bool bool_argument(const py::handle& flag, const char* what) {
+  if (!py::isinstance<py::bool_>(flag))
+    throw py::type_error(std::string(what) + " must be a bool, got " + type_name(flag));
+  return flag.cast<bool>();
+}
+
+// A new zeroed numpy array of this shape and element type.
+template <class T, class Shape>
+py::array_t<T> zeroed_array(const Shape& shape) {
+  py::array_t<T> out(std::vector<py::ssize_t>(std::begin(shape), std::end(shape)));
+  std::memset(out.mutable_data(), 0, static_cast<std::size_t>(out.nbytes()));
+  return out;
+}
+
+// Reads a perft depth: an int in 0 .. kMaxPerftDepth (TypeError or ValueError otherwise).
+inline int perft_depth(const py::object& given) {
+  const py::object depth = int_value(given);
+  if (!depth) throw py::type_error("perft depth must be an int, got " + type_name(given));
+  if (depth < py::int_(0) || depth > py::int_(kMaxPerftDepth))
+    throw py::value_error("perft depth must be in 0 .. " + std::to_string(kMaxPerftDepth) +
+                          ", got " + int_text(depth));
+  return depth.cast<int>();
+}
+
+}  // namespace pe
