@@ -8,15 +8,30 @@
 //   - own_new(), the guard that lets no Python route reach an instance not yet constructed, by
 //     replacing tp_new of the bound classes and of pybind11's base class;
 //   - ArgumentErrors, which rewrites pybind11's "incompatible function arguments" TypeError.
+//
+// The module keeps pybind11 internals of its own. Modules built with one pybind11 release and
+// compiler ABI share one set, base class pybind11_object included, whose tp_new own_new()
+// replaces: a class of another module made before keeps the tp_new it copied, and CPython then
+// refuses its Foo.__new__(Foo), which copy.copy() and unpickling call ("is not safe").
+// CMakeLists.txt defines PYBIND11_COMPILER_TYPE for every source of the module, and pybind11
+// writes it into the name under which modules find their internals
+// (pybind11/conduit/pybind11_platform_abi_id.h), so the base own_new() patches is this module's
+// alone (tests/test_second_extension.py). The engine shares no type with another module.
 #pragma once
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/bind_args.hpp"
+
+static_assert(std::string_view(PYBIND11_INTERNALS_ID).find("patience_engine") !=
+                  std::string_view::npos,
+              "the module needs pybind11 internals of its own: compile every source with "
+              "CMakeLists.txt's PYBIND11_COMPILER_TYPE");
 
 namespace pybind11::detail {
 template <>
@@ -108,8 +123,9 @@ extern "C" inline PyObject* checked_object_new(PyTypeObject* type, PyObject* arg
 // return a fully built instance or raise. pybind11's own __new__ returns an instance whose C++
 // value is not constructed until __init__ runs (a method reached before reads raw memory), and
 // CPython would let pybind11_object.__new__ or object.__new__ make one whenever cls's tp_new is
-// the generic slot_tp_new: call_own_new() closes both ways. pybind11_object's own tp_new gets
-// checked_object_new(), so that no base of cls can end the process either.
+// the generic slot_tp_new: call_own_new() closes both ways. pybind11_object's own tp_new (this
+// module's base, see the top) gets checked_object_new(), so that no base of cls can end the
+// process either.
 template <class Class, class Make>
 void own_new(Class& cls, Make make) {
   cls.attr("__new__") = py::cpp_function(make);
