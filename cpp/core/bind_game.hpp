@@ -1,18 +1,5 @@
-// One pybind11 binding for all three games; a game's bind_<game>.cpp calls bind_game<G>() with
-// SolverRules<G> (core/search.hpp) declared first. A game type G provides:
-//   using Move (trivially copyable; operator== compares what the move is, id() a 64-bit
-//     identity for Python's hash), using Undo (what make() needs to be taken back),
-//   kName, kMoveName (the Python class names), kMaxMoves (capacity of a move buffer),
-//   static G deal(uint64_t), static G from_text(std::string_view) (throws ParseError),
-//   static Move parse_move(std::string_view) (throws ParseError), static std::string
-//   move_text(const Move&), std::string to_text() const,
-//   int generate(Move* out) const, int count_moves() const, int count_after(const Move&, int
-//     moves_here) const (legal moves after a legal move, count_moves() here given),
-//   Undo make(const Move&) (the move must be legal), void unmake(const Move&, const Undo&),
-//   uint64_t hash() const, uint64_t canonical_hash() const, bool is_won() const,
-//   int score() const, bool operator==(const G&) const.
-// Optional: count_two_plies() and count_three_plies() (core/perft.hpp); for the solver,
-// child_canonical_hash(const Move&) (core/search.hpp).
+// The binding of a game's move and position classes: a game's bind_<game>.cpp calls
+// bind_game<G>() with SolverRules<G> declared first. What G provides: core/game_concept.hpp.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -26,6 +13,7 @@
 #include "core/bind_position.hpp"
 #include "core/bind_rl.hpp"
 #include "core/fast_methods.hpp"
+#include "core/game_concept.hpp"
 #include "core/py_state.hpp"
 #include "core/pybind11_internals.hpp"
 
@@ -37,6 +25,7 @@ namespace py = pybind11;
 // properties.
 template <class G>
 py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
+  static_assert(check_game<G>());
   using Move = typename G::Move;
   using State = PyState<G>;
   auto text_of = [](const Move& mv) { return G::move_text(mv); };
