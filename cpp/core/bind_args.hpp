@@ -9,6 +9,7 @@
 #include <cstring>
 #include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/perft.hpp"
@@ -109,27 +110,65 @@ inline py::object int_value(const py::handle& o) {
   return py::reinterpret_steal<py::object>(index);
 }
 
-// Reads a deal number (or another 64-bit seed, named by what) as an unsigned 64-bit value;
-// TypeError for a non-int, ValueError out of range.
-inline std::uint64_t deal_number(const py::object& given, const char* what = "deal number") {
+// a < b for integers of any signedness (C++20's std::cmp_less).
+template <class A, class B>
+constexpr bool int_less(A a, B b) {
+  if constexpr (std::is_signed_v<A> == std::is_signed_v<B>)
+    return a < b;
+  else if constexpr (std::is_signed_v<A>)
+    return a < 0 || static_cast<std::make_unsigned_t<A>>(a) < b;
+  else
+    return b >= 0 && a < static_cast<std::make_unsigned_t<B>>(b);
+}
+
+// The one reader of an int argument in low .. high, T an integer type that holds both: an int or
+// an integer with __index__ (a numpy integer), read once (int_value()); TypeError "<what> must be
+// an int, got <type>" for anything else, bool included. For an int outside, throws
+// refuse(shown, above): shown is the int as messages show it, above whether it lies above high.
+template <class T, class Refuse>
+T int_in_range(const py::handle& given, const char* what, T low, T high, Refuse refuse) {
   const py::object n = int_value(given);
   if (!n) throw py::type_error(std::string(what) + " must be an int, got " + type_name(given));
-  if (n < py::int_(0) || n >= py::int_(1).attr("__lshift__")(64))
-    throw py::value_error(std::string(what) + " must be in 0 .. 2**64-1, got " + int_text(n));
-  return n.cast<std::uint64_t>();
+  int overflow = 0;  // n's sign when a long long cannot hold it
+  const long long v = PyLong_AsLongLongAndOverflow(n.ptr(), &overflow);
+  if (!overflow && !int_less(v, low) && !int_less(high, v)) return static_cast<T>(v);
+  if constexpr (std::is_unsigned_v<T>) {
+    if (overflow > 0) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(n.ptr());
+      if (u == ~0ULL && PyErr_Occurred())
+        PyErr_Clear();  // beyond 64 bits too
+      else if (!int_less(high, u))
+        return static_cast<T>(u);
+    }
+  }
+  throw refuse(int_text(n), overflow > 0 || (!overflow && int_less(high, v)));
+}
+
+// int_in_range() with ValueError "<what> must be in <low> .. <high>, got <int>".
+template <class T>
+T int_in_range(const py::handle& given, const char* what, T low, T high) {
+  return int_in_range(given, what, low, high, [&](const std::string& shown, bool) {
+    return py::value_error(std::string(what) + " must be in " + std::to_string(low) + " .. " +
+                           std::to_string(high) + ", got " + shown);
+  });
+}
+
+// Reads a deal number (or another 64-bit seed, named by what) as an unsigned 64-bit value;
+// TypeError for a non-int, ValueError out of range.
+inline std::uint64_t deal_number(const py::handle& given, const char* what = "deal number") {
+  return int_in_range<std::uint64_t>(
+      given, what, 0, UINT64_MAX, [what](const std::string& shown, bool) {
+        return py::value_error(std::string(what) + " must be in 0 .. 2**64-1, got " + shown);
+      });
 }
 
 // Reads an action: an int in 0 .. num_actions - 1 (docs/rl.md "Actions"), or an integer with
 // __index__; TypeError for anything else (bool included), ValueError outside the space.
 inline int action_number(const py::handle& given, int num_actions) {
-  const py::object a = int_value(given);
-  if (!a) throw py::type_error("action must be an int, got " + type_name(given));
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(a.ptr(), &overflow);
-  if (overflow || v < 0 || v >= num_actions)
-    throw py::value_error("action " + int_text(a) + " is outside 0 .. " +
-                          std::to_string(num_actions - 1));
-  return static_cast<int>(v);
+  return int_in_range(given, "action", 0, num_actions - 1, [&](const std::string& shown, bool) {
+    return py::value_error("action " + shown + " is outside 0 .. " +
+                           std::to_string(num_actions - 1));
+  });
 }
 
 // A bool argument; TypeError "<what> must be a bool, got <type>" for anything else (a numpy bool,
@@ -149,13 +188,8 @@ py::array_t<T> zeroed_array(const Shape& shape) {
 }
 
 // Reads a perft depth: an int in 0 .. kMaxPerftDepth (TypeError or ValueError otherwise).
-inline int perft_depth(const py::object& given) {
-  const py::object depth = int_value(given);
-  if (!depth) throw py::type_error("perft depth must be an int, got " + type_name(given));
-  if (depth < py::int_(0) || depth > py::int_(kMaxPerftDepth))
-    throw py::value_error("perft depth must be in 0 .. " + std::to_string(kMaxPerftDepth) +
-                          ", got " + int_text(depth));
-  return depth.cast<int>();
+inline int perft_depth(const py::handle& given) {
+  return int_in_range(given, "perft depth", 0, kMaxPerftDepth);
 }
 
 }  // namespace pe

@@ -46,23 +46,17 @@ void check_count(const char* what, const char* unit, int n, std::size_t got) {
                           unit + ", got " + std::to_string(got));
 }
 
-// An int in low .. high: an int or an integer with __index__ (a numpy integer), as actions are
-// read (int_value, core/bind_args.hpp); TypeError for anything else, bools included;
-// ValueError outside, worded as patience_engine.limits.check_int.
+// int_in_range() with ValueError worded as patience_engine.limits.check_int: without an upper
+// bound of its own (LLONG_MAX), "<what> must be >= low", or for a value above 64 bits the bound
+// it meets.
 long long int_argument(const py::handle& value, const char* what, long long low, long long high) {
-  const py::object index = int_value(value);
-  if (!index) throw py::type_error(std::string(what) + " must be an int, got " + type_name(value));
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (overflow || v < low || v > high) {
-    // Without an upper bound of its own, a value above 64 bits still names the one it meets.
+  return int_in_range(value, what, low, high, [&](const std::string& shown, bool above) {
     const std::string span = high != LLONG_MAX
                                  ? "in " + std::to_string(low) + " .. " + std::to_string(high)
-                             : overflow > 0 ? "in " + std::to_string(low) + " .. 2**63-1"
-                                            : ">= " + std::to_string(low);
-    throw py::value_error(std::string(what) + " must be " + span + ", got " + int_text(index));
-  }
-  return v;
+                             : above ? "in " + std::to_string(low) + " .. 2**63-1"
+                                     : ">= " + std::to_string(low);
+    return py::value_error(std::string(what) + " must be " + span + ", got " + shown);
+  });
 }
 
 // Bytes of physical memory; the largest count when the system does not say.
@@ -425,13 +419,11 @@ void bind_vector(py::module_& m) {
           [](const PyVectorGame& v, const py::object& i) {
             v.check_started();
             // Any int is read, so that one outside the slots is an IndexError, as in a sequence.
-            const py::object slot = int_value(i);
-            if (!slot) throw py::type_error("slot must be an int, got " + type_name(i));
             const int n = v.impl->num_envs();
-            if (slot < py::int_(0) || slot >= py::int_(n))
-              throw py::index_error("slot " + int_text(slot) + " is outside 0 .. " +
-                                    std::to_string(n - 1));
-            return v.impl->state(slot.cast<int>(), std::unique_lock<std::mutex>(*v.batch));
+            const int slot = int_in_range(i, "slot", 0, n - 1, [n](const std::string& shown, bool) {
+              return py::index_error("slot " + shown + " is outside 0 .. " + std::to_string(n - 1));
+            });
+            return v.impl->state(slot, std::unique_lock<std::mutex>(*v.batch));
           },
           py::arg("i"),
           "A copy of slot i's position, its move stack empty: a batch keeps positions, not their "
