@@ -6,7 +6,6 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -161,9 +160,10 @@ inline void bind_position_functions(py::module_& m) {
       "depth or a non-bool bulk, and ValueError for a depth outside 0 .. MAX_PERFT_DEPTH.");
 
   // solve(state, node_limit, time_limit, table_bytes, pruning, progress=None) -> (status, moves,
-  // score, nodes, proven), also attached to a KeyboardInterrupt as _so_far; patience_engine.solve()
-  // checks the limits and wraps the tuple. progress(nodes, best_score), when given, is called at
-  // the interrupt polls; an error it raises stops the search and is raised again.
+  // score, nodes, proven), also attached to a KeyboardInterrupt as _so_far. Private: it takes the
+  // limits as patience_engine.solve() (solver.py) checked them, the one place they are checked,
+  // and wraps the tuple. progress(nodes, best_score), when given, is called at the interrupt
+  // polls; an error it raises stops the search and is raised again.
   m.def(
       "solve",
       [](const py::object& state, std::optional<std::uint64_t> node_limit,
@@ -190,9 +190,6 @@ inline void bind_position_functions(py::module_& m) {
         opt.time_limit = time_limit.value_or(0.0);
         opt.table_bytes = table_bytes;
         opt.pruning = bool_argument(pruning, "solve pruning");
-        if ((node_limit && *node_limit == 0) ||
-            (time_limit && !(*time_limit > 0 && std::isfinite(*time_limit))))
-          throw py::value_error("solve: node_limit and time_limit must be positive and finite");
         return game.solve(state, opt, report);
       },
       py::arg("state"), py::arg("node_limit"), py::arg("time_limit"), py::arg("table_bytes"),

@@ -133,6 +133,7 @@ def solve(
     for its next solve with the same ``table_bytes``, cleared: a short solve
     then pays neither for mapping a table nor for its page faults.
     """
+    # The one check of the limits: _core.solve takes them as they come.
     if node_limit is not None:
         check_int(node_limit, "node_limit", 1)
     if time_limit is not None:
