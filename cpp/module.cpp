@@ -1,6 +1,7 @@
 // The extension module patience_engine._core: one binding call per game.
 #include <pybind11/pybind11.h>
 
+#include "core/bind_args.hpp"
 #include "core/bind_position.hpp"
 #include "core/pybind11_internals.hpp"
 
@@ -23,6 +24,7 @@ PYBIND11_MODULE(_core, m) {
 #else
   m.attr("OPTIMIZED") = false;
 #endif
+  pe::register_parse_error();
   pe::bind_royal_marriage(m);
   pe::bind_germaine(m);
   pe::bind_geoffrey(m);

@@ -1,5 +1,6 @@
-// The binding's argument readers: each reads one Python argument as C++ wants it, and refuses
-// anything else with the reference's TypeError or ValueError, worded by patience_engine._shown.
+// The binding's argument readers, each reading one Python argument as C++ wants it and refusing
+// anything else with the reference's TypeError or ValueError, and how the binding raises errors,
+// worded by patience_engine._shown (parse errors' input included).
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -7,11 +8,13 @@
 
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <iterator>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "core/cards.hpp"
 #include "core/perft.hpp"
 
 namespace pe {
@@ -29,9 +32,40 @@ struct MoveOrText {
 };
 
 // Raises a Python exception of this type with this message, out of a bound function.
-[[noreturn]] inline void raise_python(PyObject* type, const std::string& message) {
-  PyErr_SetString(type, message.c_str());
+[[noreturn]] inline void raise_python(PyObject* type, const py::handle& message) {
+  PyErr_SetObject(type, message.ptr());
   throw py::error_already_set();
+}
+[[noreturn]] inline void raise_python(PyObject* type, const std::string& message) {
+  raise_python(type, py::str(message));
+}
+
+// A ParseError's message as Python shows it: its input text quoted by patience_engine._shown.quote,
+// the one implementation of how input is shown (its escapes and its cut), as the reference's is.
+inline py::str parse_error_text(const ParseError& e) {
+  const py::object quote = py::module_::import("patience_engine._shown").attr("quote");
+  const std::vector<std::string>& pieces = e.message().pieces();
+  py::list parts;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    // Input was read from a str as UTF-8, a lone surrogate as its three bytes (utf8()).
+    const auto piece = py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(
+        pieces[i].data(), static_cast<Py_ssize_t>(pieces[i].size()), "surrogatepass"));
+    if (!piece) throw py::error_already_set();
+    parts.append(i % 2 ? quote(piece) : py::object(piece));
+  }
+  return py::str("").attr("join")(parts);
+}
+
+// Makes a ParseError that reaches Python a ValueError of parse_error_text(); the module registers
+// it once.
+inline void register_parse_error() {
+  py::register_exception_translator([](std::exception_ptr raised) {
+    try {
+      if (raised) std::rethrow_exception(raised);
+    } catch (const ParseError& e) {
+      PyErr_SetObject(PyExc_ValueError, parse_error_text(e).ptr());
+    }
+  });
 }
 
 // patience_engine.IllegalMoveError, defined in pure Python so the reference raises the same type.
@@ -41,7 +75,8 @@ inline py::object illegal_move_error() {
 
 // The UTF-8 of a text argument (only a str gets here). A lone surrogate, which has no UTF-8
 // form, is written as its three bytes all the same ("surrogatepass"): it is no card or number,
-// so parsing refuses it with the reference's message, and quote() shows it escaped.
+// so parsing refuses it with the reference's message, and parse_error_text() decodes it back
+// for _shown.quote() to escape.
 inline std::string utf8(const py::str& text) {
   Py_ssize_t size = 0;
   if (const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size))

@@ -40,7 +40,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
       try {
         return G::move_of_action(a);
       } catch (const ParseError& e) {
-        raise_python(illegal_move_error().ptr(), e.what());
+        raise_python(illegal_move_error().ptr(), parse_error_text(e));
       }
     }
     if (py::isinstance<Move>(arg.obj)) return arg.obj.template cast<Move>();
