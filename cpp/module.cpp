@@ -1,19 +1,20 @@
-// The extension module patience_engine._core: one binding call per game.
+// The extension module patience_engine._core: its constants, every game of the build
+// (bind_games.hpp, written by CMakeLists.txt) and the functions shared by all games.
 #include <pybind11/pybind11.h>
 
-#include "core/bind_game.hpp"
+#include "bind_games.hpp"
+#include "core/bind_args.hpp"
+#include "core/bind_position.hpp"
+#include "core/pybind11_internals.hpp"
 
 namespace py = pybind11;
 
 namespace pe {
-void bind_royal_marriage(py::module_& m);
-void bind_germaine(py::module_& m);
-void bind_geoffrey(py::module_& m);
 void bind_vector(py::module_& m);
 }  // namespace pe
 
 PYBIND11_MODULE(_core, m) {
-  m.doc() = "C++ move generation, Zobrist hashing and perft for three patience games.";
+  m.doc() = "C++ move generation, Zobrist hashing and perft for the patience games of this build.";
   m.attr("__version__") = PATIENCE_VERSION;
   m.attr("BUILD_TYPE") = PATIENCE_BUILD_TYPE;
   m.attr("MAX_PERFT_DEPTH") = pe::kMaxPerftDepth;
@@ -22,9 +23,8 @@ PYBIND11_MODULE(_core, m) {
 #else
   m.attr("OPTIMIZED") = false;
 #endif
-  pe::bind_royal_marriage(m);
-  pe::bind_germaine(m);
-  pe::bind_geoffrey(m);
+  pe::register_parse_error();
+  pe::bind_games(m);
   pe::bind_position_functions(m);
   pe::bind_vector(m);
   pe::one_line_argument_errors_everywhere(m);

@@ -1,4 +1,4 @@
-"""The CPython-level methods of the C++ positions (cpp/core/bind_game.hpp ``FastMethods``).
+"""The CPython-level methods of the C++ positions (cpp/core/fast_methods.hpp ``FastMethods``).
 
 ``legal_actions()``, ``play()``, ``is_legal()``, ``score``, ``is_over`` and ``is_won`` bypass
 pybind11's dispatcher: ``play()`` and ``is_legal()`` take a lone int action themselves and hand

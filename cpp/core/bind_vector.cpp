@@ -13,7 +13,9 @@
 #include <unistd.h>
 #endif
 
-#include "core/bind_game.hpp"
+#include "core/bind_args.hpp"
+#include "core/bind_position.hpp"
+#include "core/pybind11_internals.hpp"
 
 namespace pe {
 
@@ -44,23 +46,17 @@ void check_count(const char* what, const char* unit, int n, std::size_t got) {
                           unit + ", got " + std::to_string(got));
 }
 
-// An int in low .. high: an int or an integer with __index__ (a numpy integer), as actions are
-// read (int_value, core/bind_game.hpp); TypeError for anything else, bools included;
-// ValueError outside, worded as patience_engine.limits.check_int.
+// int_in_range() with ValueError worded as patience_engine.limits.check_int: without an upper
+// bound of its own (LLONG_MAX), "<what> must be >= low", or for a value above 64 bits the bound
+// it meets.
 long long int_argument(const py::handle& value, const char* what, long long low, long long high) {
-  const py::object index = int_value(value);
-  if (!index) throw py::type_error(std::string(what) + " must be an int, got " + type_name(value));
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (overflow || v < low || v > high) {
-    // Without an upper bound of its own, a value above 64 bits still names the one it meets.
+  return int_in_range(value, what, low, high, [&](const std::string& shown, bool above) {
     const std::string span = high != LLONG_MAX
                                  ? "in " + std::to_string(low) + " .. " + std::to_string(high)
-                             : overflow > 0 ? "in " + std::to_string(low) + " .. 2**63-1"
-                                            : ">= " + std::to_string(low);
-    throw py::value_error(std::string(what) + " must be " + span + ", got " + int_text(index));
-  }
-  return v;
+                             : above ? "in " + std::to_string(low) + " .. 2**63-1"
+                                     : ">= " + std::to_string(low);
+    return py::value_error(std::string(what) + " must be " + span + ", got " + shown);
+  });
 }
 
 // Bytes of physical memory; the largest count when the system does not say.
@@ -181,7 +177,7 @@ struct Actions {
 Actions actions_argument(const py::object& actions, int num_envs) {
   // A 1-D integer array is taken whole; its items can hold no bool, float or str. A subclass's
   // items need not be its buffer's (a masked array's masked entries), so it is read as a sequence.
-  if (Py_TYPE(actions.ptr()) == py::detail::npy_api::get().PyArray_Type_) {
+  if (is_exact_array(actions)) {
     const auto a = py::reinterpret_borrow<py::array>(actions);
     const char kind = a.dtype().kind();
     const bool fits =
@@ -281,8 +277,8 @@ void bind_vector(py::module_& m) {
       "step() and reset() run without the GIL; a lock keeps threads sharing one VectorGame "
       "from running its methods at once.",
       py::is_final());
-  // VectorGame(...) is built whole by __new__ (own_new(), core/bind_game.hpp), so no route from
-  // Python reaches an instance whose batch was not made; __init__ has nothing left to do.
+  // VectorGame(...) is built whole by __new__ (own_new(), core/pybind11_internals.hpp), so no
+  // route from Python reaches an instance whose batch was not made; __init__ has nothing to do.
   const py::cpp_function make(
       [](const py::object& game, const py::object& num_envs, const py::object& max_moves,
          const py::object& hidden) {
@@ -423,13 +419,11 @@ void bind_vector(py::module_& m) {
           [](const PyVectorGame& v, const py::object& i) {
             v.check_started();
             // Any int is read, so that one outside the slots is an IndexError, as in a sequence.
-            const py::object slot = int_value(i);
-            if (!slot) throw py::type_error("slot must be an int, got " + type_name(i));
             const int n = v.impl->num_envs();
-            if (slot < py::int_(0) || slot >= py::int_(n))
-              throw py::index_error("slot " + int_text(slot) + " is outside 0 .. " +
-                                    std::to_string(n - 1));
-            return v.impl->state(slot.cast<int>(), std::unique_lock<std::mutex>(*v.batch));
+            const int slot = int_in_range(i, "slot", 0, n - 1, [n](const std::string& shown, bool) {
+              return py::index_error("slot " + shown + " is outside 0 .. " + std::to_string(n - 1));
+            });
+            return v.impl->state(slot, std::unique_lock<std::mutex>(*v.batch));
           },
           py::arg("i"),
           "A copy of slot i's position, its move stack empty: a batch keeps positions, not their "

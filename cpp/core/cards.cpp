@@ -62,91 +62,37 @@ void shuffle(Card* list, int n, std::uint64_t seed) {
   }
 }
 
-// Code points beyond ASCII that quote() escapes: C1 controls, characters that show as nothing or
-// as a space, and lone surrogates, which no output encoding takes (the same ranges as
-// patience_engine._shown._INVISIBLE_RANGES).
-static constexpr char32_t kInvisible[][2] = {
-    {0x80, 0xA0},       {0xAD, 0xAD},     {0x34F, 0x34F},   {0x600, 0x605},   {0x61C, 0x61C},
-    {0x115F, 0x1160},   {0x1680, 0x1680}, {0x17B4, 0x17B5}, {0x180B, 0x180F}, {0x2000, 0x200F},
-    {0x2028, 0x202F},   {0x205F, 0x206F}, {0x3000, 0x3000}, {0x3164, 0x3164}, {0xD800, 0xDFFF},
-    {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF9, 0xFFFB}, {0x1D173, 0x1D17A},
-    {0xE0000, 0xE0FFF},
-};
-
-// Whether quote() escapes the non-ASCII code point c.
-static bool invisible(char32_t c) {
-  for (const auto& range : kInvisible)
-    if (c >= range[0] && c <= range[1]) return true;
-  return false;
+Message Message::input(std::string_view text) {
+  Message m;
+  m.pieces_ = {std::string(), std::string(text), std::string()};
+  return m;
 }
 
-std::string quote(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  const auto hex = [](char32_t c, int digits) {
-    std::string h;
-    for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) h += kHex[(c >> shift) & 0xF];
-    return h;
-  };
-  std::string out = "'";
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    if (chars++ == kShownChars) return out + "'...";
-    const auto ch = static_cast<unsigned char>(text[i]);
-    if (ch >= 0x80) {
-      // One UTF-8 sequence (the text came from a Python str, so it is well formed but for a lone
-      // surrogate's three bytes, which decode the same way).
-      const std::size_t len = std::min<std::size_t>(ch < 0xE0   ? 2
-                                                    : ch < 0xF0 ? 3
-                                                                : 4,
-                                                    text.size() - i);
-      char32_t c = ch & (0x7F >> len);
-      for (std::size_t k = 1; k < len; ++k)
-        c = c << 6 | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-      if (invisible(c))
-        out += c < 0x100 ? "\\x" + hex(c, 2) : c < 0x10000 ? "\\u" + hex(c, 4) : "\\U" + hex(c, 8);
-      else
-        out.append(text.substr(i, len));
-      i += len;
-      continue;
-    }
-    ++i;
-    switch (ch) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\'':
-        out += "\\'";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (ch < 0x20 || ch == 0x7F)
-          out += "\\x" + hex(ch, 2);
-        else
-          out += static_cast<char>(ch);
-    }
-  }
-  return out + "'";
+std::string Message::plain() const {
+  std::string out;
+  for (std::size_t i = 0; i < pieces_.size(); ++i)
+    out += i % 2 ? "'" + pieces_[i] + "'" : pieces_[i];
+  return out;
 }
 
-void move_fail(std::string_view text, std::string_view why) {
-  throw ParseError("bad move text " + quote(text) + ": " + std::string(why));
+Message operator+(Message a, const Message& b) {
+  // a's last piece and b's first are both text: they join.
+  a.pieces_.back() += b.pieces_.front();
+  a.pieces_.insert(a.pieces_.end(), b.pieces_.begin() + 1, b.pieces_.end());
+  return a;
 }
 
-void parse_fail(int line, int token, std::string_view tok, std::string_view what) {
+void move_fail(std::string_view text, const Message& why) {
+  throw ParseError("bad move text " + quote(text) + ": " + why);
+}
+
+void parse_fail(int line, int token, std::string_view tok, const Message& what) {
   throw ParseError("line " + std::to_string(line) + ", token " + std::to_string(token) + " " +
-                   quote(tok) + ": " + std::string(what));
+                   quote(tok) + ": " + what);
 }
 
-void parse_fail_line(int line, std::string_view what) {
-  throw ParseError("line " + std::to_string(line) + ": " + std::string(what));
+void parse_fail_line(int line, const Message& what) {
+  throw ParseError("line " + std::to_string(line) + ": " + what);
 }
 
 std::vector<TextLine> split_lines(std::string_view text) {

@@ -7,9 +7,11 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pe {
@@ -87,32 +89,52 @@ constexpr std::array<std::uint64_t, N> zobrist_keys(std::uint64_t seed) {
   return keys;
 }
 
-// Bad position or move text; the message names the line and the token (-> Python ValueError).
-class ParseError : public std::invalid_argument {
+// The message of a ParseError: text, with the input text it shows (quote()) kept apart, so that
+// the binding shows the input as patience_engine._shown.quote() does (escaped and cut short, the
+// same for both implementations) and that function alone knows how. Made from text, quote() and +.
+class Message {
  public:
-  using std::invalid_argument::invalid_argument;
+  Message(std::string text) : pieces_{std::move(text)} {}
+  Message(std::string_view text) : Message(std::string(text)) {}
+  Message(const char* text) : Message(std::string(text)) {}
+  // Input text (UTF-8), shown quoted.
+  static Message input(std::string_view text);
+
+  // Text, input, text, ... (an odd count): every other piece is input text.
+  const std::vector<std::string>& pieces() const { return pieces_; }
+  // The message with each input in plain single quotes, for readers other than Python.
+  std::string plain() const;
+
+  friend Message operator+(Message a, const Message& b);
+
+ private:
+  Message() = default;
+  std::vector<std::string> pieces_;
 };
 
-// Characters (code points) of input text an error message shows; the rest becomes "...", so a
-// huge token cannot make a huge message.
-inline constexpr std::size_t kShownChars = 40;
+// Input text as an error message shows it (Message).
+inline Message quote(std::string_view text) { return Message::input(text); }
 
-// Input text (UTF-8) as every error message shows it, alike in the Python reference: in single
-// quotes, backslash, quote, control characters and characters that show as nothing or as a space
-// (no-break and other spaces, zero-width and joining characters, variation selectors, a
-// byte-order mark) escaped in the notation of Python's repr (a NUL would end pybind11's C-string
-// copy of the message), other characters as they are, and at most kShownChars characters, with
-// "..." after the closing quote.
-std::string quote(std::string_view text);
+// Bad position or move text; the message names the line and the token, or what is wrong with a
+// move (-> Python ValueError; what() is message().plain()).
+class ParseError : public std::invalid_argument {
+ public:
+  explicit ParseError(const Message& message)
+      : std::invalid_argument(message.plain()),
+        message_(std::make_shared<const Message>(message)) {}
+  const Message& message() const { return *message_; }
+
+ private:
+  std::shared_ptr<const Message> message_;  // shared: copying an exception must not throw
+};
 
 // Throws ParseError "bad move text 'text': why".
-[[noreturn]] void move_fail(std::string_view text, std::string_view why);
+[[noreturn]] void move_fail(std::string_view text, const Message& why);
 
-// Throws ParseError "line L, token T 'tok': what" (token numbers count from 1; tok as quote() shows
-// it).
-[[noreturn]] void parse_fail(int line, int token, std::string_view tok, std::string_view what);
+// Throws ParseError "line L, token T 'tok': what" (token numbers count from 1).
+[[noreturn]] void parse_fail(int line, int token, std::string_view tok, const Message& what);
 // Throws ParseError "line L: what" for a fault of a whole line.
-[[noreturn]] void parse_fail_line(int line, std::string_view what);
+[[noreturn]] void parse_fail_line(int line, const Message& what);
 
 // One non-blank input line: its 1-based number and its white-space separated tokens.
 struct TextLine {

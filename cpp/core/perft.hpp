@@ -1,11 +1,11 @@
-// Game-independent tree walks over the Game interface (see bind_game.hpp): perft.
+// Game-independent tree walks over a game (core/game_concept.hpp): perft.
 #pragma once
 
 #include <cassert>
 #include <chrono>
 #include <cstdint>
-#include <type_traits>
-#include <utility>
+
+#include "core/game_concept.hpp"
 
 namespace pe {
 
@@ -60,19 +60,6 @@ std::uint64_t count_two_plies_by_moves(G& g) {
   }
   return total;
 }
-
-// Whether Op<G> is a valid type (the detection idiom): which optional members a game has.
-template <class G, template <class> class Op, class = void>
-struct Has : std::false_type {};
-template <class G, template <class> class Op>
-struct Has<G, Op, std::void_t<Op<G>>> : std::true_type {};
-
-// A faster perft(g, 2) of the game's own.
-template <class G>
-using CountTwoPlies = decltype(std::declval<const G&>().count_two_plies());
-// A perft(g, 3) of the game's own.
-template <class G>
-using CountThreePlies = decltype(std::declval<const G&>().count_three_plies());
 
 // perft(g, 2): the game's own count_two_plies() when it has one, else count_after() per move.
 template <class G>

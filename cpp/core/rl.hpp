@@ -1,22 +1,6 @@
 // Game-independent pieces of the reinforcement-learning interface (docs/rl.md): the card planes
-// of an observation. A game G adds to the Game concept (core/bind_game.hpp):
-//   kNumActions, kDefaultMaxMoves, kHasFaceDown, kObservationShape (std::array<int, N>),
-//   static int action(const Move&) (-1: a move with no action), static Move move_of_action(int)
-//     (a in 0 .. kNumActions - 1; throws ParseError "action A names no move: ..." for one that
-//     names none), std::string to_text(bool hidden) const,
-//   int legal_actions(StoredAction* out) const (the legal moves' actions, ascending, docs/rl.md
-//     "Actions"; generate() keeps the order the solver searches in, so the signature does not
-//     depend on the action encoding), Move move_at(int a) const (the legal move of a legal
-//     action a here, ready for make()),
-//   optionally kActionWords, kActionsPerWord and void legal_action_words(uint64_t* words) const:
-//     the legal actions as bits, action w * kActionsPerWord + b being bit b of word w (a batch
-//     then patches its masks from the bits that changed and draws without listing),
-//   optionally Move nth_legal_move(int r) const: the legal move of the r-th legal action, r below
-//     count_moves(), found without listing them (playouts draw with it),
-//   void observe(uint8_t* obs, bool hidden) const (obs zeroed by the caller),
-//   void patch_observation(uint8_t* obs, const Move&, bool hidden) const (before make(): turns
-//     this position's observation into the next one's), and when kHasFaceDown,
-//     G determinize(uint64_t seed) const.
+// of an observation and the stored form of an action. What a game provides for it is in
+// core/game_concept.hpp.
 #pragma once
 
 #include <cstddef>

@@ -2,24 +2,8 @@
 // table keyed by canonical_hash(), over the knowledge of one game in SolverRules<G>
 // (docs/solver.md describes each game's rules and why they are safe).
 //
-// A game G (see core/bind_game.hpp for the rest of it) also provides, for the solver:
-//   uint64_t child_canonical_hash(const Move&) const: canonical_hash() after a legal move,
-//     without making it (the table prefetch).
-// SolverRules<G>, specialised in games/<game>/<game>_solver.hpp, provides:
-//   static constexpr int kWinValue: values >= it are wins;
-//   static constexpr bool kScored: a value below a win is still worth a line (Germaine's score);
-//   static constexpr int kMaxPly: the longest line from any position;
-//   explicit SolverRules(const G&): the rules' own state for a root position;
-//   static bool goal(const G&): stop here, nothing better lies below;
-//   static int value(const G&): the value of a position where the search stops;
-//   static int bound(const SolverRules&, const G&, bool pruning): an upper bound on every value
-//     reachable from the position (never below the truth, or a verdict is wrong);
-//   int order(G&, Move* out, bool pruning) const: the moves to search, best first (G is left as
-//     it came); returns how many, 0 for a dead end;
-//   Undo make(G&, const Move&), void unmake(G&, const Move&, const Undo&): the position's, plus
-//     any state the rules track (PlainMoves when they track none);
-//   scored games only: struct Order, static constexpr Order kOrder and kPasses[] (the narrowed
-//     passes of Solver::hunt), void use(const Order&).
+// What a game and its SolverRules<G> (specialised in games/<game>/<game>_solver.hpp) provide is
+// declared in core/game_concept.hpp; Solver<G> checks both first.
 //
 // Every game is solved as "maximise a value": Royal Marriage and Geoffrey score 1 for a won
 // position and 0 for any other dead end; Germaine 2-Move scores its docs/rules.md "Germaine
@@ -44,13 +28,11 @@
 #include <limits>
 #include <vector>
 
+#include "core/game_concept.hpp"
 #include "core/perft.hpp"
 #include "core/trans_table.hpp"
 
 namespace pe {
-
-template <class G>
-struct SolverRules;
 
 // make/unmake for rules that keep no state of their own: the position's own.
 template <class G>
@@ -89,6 +71,8 @@ struct SolveResult {
 // One solve of one position; run() once.
 template <class G>
 class Solver {
+  static_assert(check_game<G>() && check_solver_rules<G>());
+
  public:
   using Move = typename G::Move;
   using Rules = SolverRules<G>;

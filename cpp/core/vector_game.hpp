@@ -12,16 +12,11 @@
 #include <vector>
 
 #include "core/cards.hpp"
+#include "core/game_concept.hpp"
 #include "core/perft.hpp"
 #include "core/rl.hpp"
 
 namespace pe {
-
-// The legal-action representation a game offers a batch, and its draw for playouts (core/rl.hpp).
-template <class G>
-using ActionWordsOp = decltype(std::declval<const G&>().legal_action_words(nullptr));
-template <class G>
-using NthLegalMoveOp = decltype(std::declval<const G&>().nth_legal_move(0));
 
 // The legal actions of one position as a batch keeps them, ascending: a list, or the game's
 // action words when it has them. update() reads a position's; the overload given a mask (the

@@ -292,9 +292,12 @@ def solve(
 ) -> Tuple[str, List[Any], int, int, bool]:
     """Searches ``state``: (status, moves, score, nodes, proven); see ``patience_engine.solve``.
 
-    ``progress(nodes, best_score)`` (best_score -1: no line yet) is called about every 50 ms with
-    the GIL held; an error it raises stops the search and is raised again.
+    Private: it takes the limits as ``patience_engine.solve`` checked them (``node_limit`` an int
+    >= 1 or None, ``time_limit`` a positive finite float or None, ``table_bytes`` in
+    0 .. 2**64-1) and does not check them again. ``progress(nodes, best_score)`` (best_score -1:
+    no line yet) is called about every 50 ms with the GIL held; an error it raises stops the
+    search and is raised again.
 
-    Releases the GIL; raises ValueError for a node_limit of 0 or a time_limit that is not
-    positive and finite, KeyboardInterrupt on Ctrl-C (with the same tuple so far as ``_so_far``).
+    Releases the GIL; raises KeyboardInterrupt on Ctrl-C (with the same tuple so far as
+    ``_so_far``).
     """

@@ -1,6 +1,7 @@
 """How error messages show the values they refuse: text, ints, types and anything else, in one
-place for the whole package. The C++ bindings call these functions (core/bind_game.hpp
-shown()); the engine's parse errors quote text with core/cards.cpp quote(), its twin.
+place for the whole package. The C++ bindings call these functions (core/bind_args.hpp
+shown()), and the engine's parse errors quote their input with ``quote`` (core/bind_args.hpp
+parse_error_text()), so the escapes and the cut are written here alone.
 
 A message stays one short line whatever it was given: text is cut after ``SHOWN_CHARS``
 characters, an int past 128 bits is shown by a bound (Python will not write more than 4300
@@ -17,7 +18,7 @@ SHOWN_CHARS = 40
 _ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Characters that show as nothing or as a space, the C1 controls and lone surrogates (which no output
 # encoding takes): escaped in messages so that a byte-order mark or a no-break space can be seen and
-# every message can be printed (the C++ engine's kInvisible holds the same), as inclusive ranges.
+# every message can be printed, as inclusive ranges.
 _INVISIBLE_RANGES = [
     (0x80, 0xA0), (0xAD, 0xAD), (0x34F, 0x34F), (0x600, 0x605), (0x61C, 0x61C), (0x115F, 0x1160), (0x1680, 0x1680),
     (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2000, 0x200F), (0x2028, 0x202F), (0x205F, 0x206F), (0x3000, 0x3000),
@@ -27,12 +28,12 @@ _INVISIBLE_RANGES = [
 
 
 def quote(text: str) -> str:
-    r"""Input text as every error message shows it, exactly as the C++ engine does.
+    r"""Input text as every error message of both implementations shows it.
 
     In single quotes; backslash, quote, control characters and characters that
     show as nothing or as a space (``_INVISIBLE_RANGES``) escaped in ``repr``'s
-    notation (a NUL would cut the C++ message); other characters as they are;
-    at most SHOWN_CHARS characters, then ``...`` after the closing quote.
+    notation; other characters as they are; at most SHOWN_CHARS characters,
+    then ``...`` after the closing quote.
 
     >>> print(quote("7S\x00"), quote("it's"), quote("\ufeffQH\xa0"), quote("Q" * 41)[-6:])
     '7S\x00' 'it\'s' '\ufeffQH\xa0' QQ'...

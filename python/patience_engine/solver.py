@@ -119,6 +119,7 @@ def solve(
     table is nearly all the memory a solve takes; each thread keeps the memory of its last table
     (up to 1 GiB) for its next solve with the same ``table_bytes``, cleared.
     """
+    # The one check of the limits: _core.solve takes them as they come.
     if node_limit is not None:
         check_int(node_limit, "node_limit", 1)
     if time_limit is not None:
