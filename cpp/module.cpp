@@ -9,6 +9,9 @@ namespace pe {
 void bind_royal_marriage(py::module_& m);
 void bind_germaine(py::module_& m);
 void bind_geoffrey(py::module_& m);
+#ifdef PATIENCE_EXAMPLE_GAME
+void bind_the_wish(py::module_& m);
+#endif
 void bind_vector(py::module_& m);
 }  // namespace pe
 
@@ -25,6 +28,10 @@ PYBIND11_MODULE(_core, m) {
   pe::bind_royal_marriage(m);
   pe::bind_germaine(m);
   pe::bind_geoffrey(m);
+#ifdef PATIENCE_EXAMPLE_GAME
+  // The example game of docs/adding-a-game.md, bound last as registry.ENTRIES lists it last.
+  pe::bind_the_wish(m);
+#endif
   pe::bind_position_functions(m);
   pe::bind_vector(m);
   pe::one_line_argument_errors_everywhere(m);
