@@ -9,9 +9,10 @@ implementations draw alike; ``install`` gives a game class the method
 The SVG has one ``<g class="card" data-card="QH">`` element per card that can
 be seen: face-up cards, face-down cards (drawn as backs, class
 ``face-down``; ``data-card="??"`` when drawn as the player sees them,
-``hidden=True``) and the top card of each foundation (class ``foundation``).
-Empty Germaine cells, empty Geoffrey columns and empty foundations are
-dashed outlines (class ``empty``). A move given as ``highlight`` marks the
+``hidden=True``), the top card of each Geoffrey foundation and every card on
+the foundation of The Wish (class ``foundation``).
+Empty Germaine cells, empty Geoffrey columns and piles of The Wish and empty
+foundations are dashed outlines (class ``empty``). A move given as ``highlight`` marks the
 cards it moves (class ``moving``) and where they go (class ``target``).
 
 Rows and columns are labelled as the move notation names them (docs/rules.md
@@ -19,7 +20,8 @@ Rows and columns are labelled as the move notation names them (docs/rules.md
 Germaine columns ``a``..``m`` above the grid (``data-axis="column"``) and rows
 ``1``..``4`` left of it (``data-axis="row"``); Geoffrey columns ``1``..``8``
 above the tableau (``data-axis="column"``) and ``F`` beside the foundations
-(``data-axis="foundation"``). Royal Marriage needs no labels: its moves name
+(``data-axis="foundation"``); the piles of The Wish ``1``..``8`` (``data-axis="pile"``)
+and ``F`` beside its foundation. Royal Marriage needs no labels: its moves name
 the cards (``7S+JD``), which the picture shows.
 
 >>> svg = to_svg("royal-marriage", "QH 3C 9D 2S 3S KH", highlight="9D+2S")
@@ -42,11 +44,14 @@ from ._shown import repr_text
 from .limits import int_value
 from .reference import Geoffrey, GeoffreyMove, Germaine, GermaineMove, RoyalMarriage, RoyalMarriageMove
 from .reference._base import check_hidden
+from .reference.the_wish import TheWish, TheWishMove
 
 CARD_W, CARD_H = 56, 78
 GAP = 8
 MARGIN = 16
-FAN = 24  # vertical offset between overlapping cards in a Geoffrey column
+FAN = 24  # vertical offset between overlapping cards in a Geoffrey column or a pile of The Wish
+FOUNDATION_ROW = 16  # cards a row of the foundation of The Wish, two rows fanned as a column is
+FOUNDATION_FAN = 28  # horizontal offset between them: 16 fit the width of 8 piles and show each card's rank
 AXIS = 20  # room for a row of column labels, or a column of row labels
 RANKS, SUITS = "A23456789TJQK", "CDHS"
 GERMAINE_COLUMNS = "abcdefghijklm"
@@ -229,6 +234,42 @@ def geoffrey_svg(layout: Geoffrey, highlight: Optional[GeoffreyMove], hidden: bo
     width = 2 * MARGIN + 8 * (CARD_W + GAP) - GAP
     height = top + max(deepest - 1, 0) * FAN + CARD_H + MARGIN
     return _document(width, height, body, f"Geoffrey: {layout.score} cards on the foundations")
+
+
+@picture_of("the-wish")
+def the_wish_svg(layout: TheWish, highlight: Optional[TheWishMove], hidden: bool = False) -> str:
+    """A reference position of The Wish as SVG; ``highlight``: a move whose two top cards and the foundation are marked.
+
+    The foundation's cards are fanned in card order along the top, in two rows; ``hidden``: the
+    face-down cards carry ``data-card="??"``, not their card.
+    """
+    piles, foundation = layout.piles, layout.foundation
+    moving = {piles[k - 1][-1] for k in highlight.piles} if highlight is not None else set()
+    target = ["target"] if highlight is not None else []
+    left = MARGIN + AXIS + GAP  # "F" just left of the foundation
+    body = [_axis_label("F", MARGIN + AXIS / 2, MARGIN + CARD_H / 2, "foundation")]
+    if not foundation:
+        body.append(_empty(left, MARGIN, "", ["foundation", *target]))
+    for i, card in enumerate(foundation):
+        row, place = divmod(i, FOUNDATION_ROW)
+        last = i == len(foundation) - 1
+        body.append(_card(card, left + place * FOUNDATION_FAN, MARGIN + row * FAN,
+                          ["foundation", *(target if last else [])]))
+    top = MARGIN + FAN + CARD_H + GAP + AXIS  # room for both rows, full or not
+    body += [_axis_label(str(k + 1), MARGIN + k * (CARD_W + GAP) + CARD_W / 2, top - AXIS / 2, "pile")
+             for k in range(len(piles))]
+    for k, pile in enumerate(piles):
+        x = MARGIN + k * (CARD_W + GAP)
+        if not pile:
+            body.append(_empty(x, top))
+        for i, card in enumerate(pile):
+            face_up = i == len(pile) - 1
+            classes = ["moving"] if face_up and card in moving else []
+            body.append(_card("??" if hidden and not face_up else card, x, top + i * FAN, classes, face_up=face_up))
+    deepest = max(len(pile) for pile in piles)
+    width = 2 * MARGIN + len(piles) * (CARD_W + GAP) - GAP
+    height = top + max(deepest - 1, 0) * FAN + CARD_H + MARGIN
+    return _document(width, height, body, f"The Wish: {layout.score} cards on the foundation")
 
 
 def to_svg(game: str, text: str, highlight: Optional[Any] = None, *, hidden: bool = False) -> str:

@@ -225,6 +225,45 @@ ENTRIES: Tuple[GameInfo, ...] = (
             signature_solve_deals=(1, 2, 16),
         ),
     ),
+    # The example game of docs/adding-a-game.md, compiled only with CMake PATIENCE_EXAMPLE_GAME. PySolFC has
+    # it (game 328), but its layouts are not dealt here: pysol_id stays None.
+    GameInfo(
+        "the-wish", "The Wish", "TheWish", "the_wish", perft_depth=16, hidden_cards=True, optional=True,
+        bench=Bench(
+            # A game is at most 16 moves, so the timed walks go to its end: deal 154 has the second most winning
+            # lines of deals 0-299, deal 3 the fourth. Bulk counting saves nothing on trees this narrow, so both
+            # perft paths walk the same trees. The solver runs without its pruning rule, as Royal Marriage's does:
+            # with it a deal takes 0-277 nodes; these four take the most without it (deals 0-299). Deal 2 for
+            # playouts: its scores run from 12 to a win, deal 1's never win.
+            timed=Timed(
+                perft_bulk=((3, 16, 3140194), (154, 16, 5748674)),
+                make_unmake=((3, 16, 3140194), (154, 16, 5748674)),
+                reference=(3, 9, 87205),
+                python_loop=(3, 8, 37204),
+                solver=((1, 136, 57, 160), 1_000_000, False,
+                        (("lost", 842), ("won", 737), ("lost", 704), ("lost", 679))),
+                vector_rewards=189_348,
+                playouts=(2, 4000),
+                survey=(500, (328, 172)),
+            ),
+            counted=(
+                ("cpp_perft_bulk", (3,), 12, 934705, True, True),
+                ("cpp_perft_bulk", (154,), 12, 1418518, False, True),
+                ("cpp_make_unmake", (3,), 11, 378268, True, True),
+                ("cpp_make_unmake", (154,), 11, 619966, False, True),
+                ("reference_perft", (3,), 7, 12119, False, True),
+                ("python_loop_over_cpp", (3,), 7, 12119, True, True),
+                ("python_loop_over_reference", (3,), 6, 3152, False, True),
+                ("solver", (1, 136), 20000, [("lost", 0, 842), ("won", 32, 737)], True, False),
+                ("vector_step", (1,), 50, 5968, True, True),
+                ("playouts", (2,), 400, 9344, True, True),
+                ("python_int_loop", (0,), 3000, (238, 2762, 4), True, True),
+                ("survey", (), 20, (10, 10), False, True),
+            ),
+            signature_depths=(8, 12),
+            signature_solve_deals=(1, 2, 3),
+        ),
+    ),
 )
 """Every game the package knows, in the order the command line and reports list them."""
 
