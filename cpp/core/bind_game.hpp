@@ -24,7 +24,7 @@ namespace py = pybind11;
 // bind_position_functions(); returns the move class, to which the game's own binding adds its
 // properties.
 template <class G>
-py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
+py::class_<typename G::Move> bind_game(py::module_& m) {
   static_assert(check_game<G>());
   using Move = typename G::Move;
   using State = PyState<G>;
@@ -96,7 +96,7 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
                    "illegal move " + G::move_text(mv) + ": not legal in this position");
     s.play(*legal);
   };
-  py::class_<State> cls(m, G::kName, doc, py::is_final());
+  py::class_<State> cls(m, G::kName, G::kDoc, py::is_final());
   cls.attr("Move") = move;
   cls.def_static(
          "deal", [](const py::object& n) { return State(G::deal(deal_number(n))); }, py::arg("n"),
@@ -121,7 +121,8 @@ py::class_<typename G::Move> bind_game(py::module_& m, const char* doc) {
           },
           py::arg("hidden") = false,
           "The position in the game's text format (docs/rules.md \"Text formats\"). hidden=True "
-          "writes each face-down card as '(?\?)' (only Geoffrey has any; docs/rl.md \"Hidden "
+          "writes each face-down card as '(?\?)' (a game without face-down cards has none; "
+          "docs/rl.md \"Hidden "
           "view\"), a text from_text() refuses. Raises TypeError for a non-bool hidden.")
       .def("__str__", [](const State& s) { return s.pos.to_text(); })
       .def("__repr__",

@@ -75,7 +75,8 @@ void bind_rl(py::class_<typename G::Move>& move, py::class_<PyState<G>>& cls) {
           py::arg("hidden") = false,
           "The position as a numpy uint8 array of shape OBSERVATION_SHAPE, entries 0 or 1 "
           "(docs/rl.md \"Observations\"). hidden=True shows only where face-down cards lie, never "
-          "which they are (only Geoffrey has any). Raises TypeError for a non-bool hidden.")
+          "which they are (a game without face-down cards has none). Raises TypeError for a "
+          "non-bool hidden.")
       .def(
           "determinize",
           [](const State& s, const py::object& seed) {

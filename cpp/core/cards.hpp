@@ -1,4 +1,4 @@
-// Shared pieces of the three games: cards, the numbered-deal generator,
+// Shared pieces of the games: cards, the numbered-deal generator,
 // Zobrist key tables, text tokenising and parse errors (docs/rules.md "Cards", "Numbered deals",
 // "Text formats").
 #pragma once

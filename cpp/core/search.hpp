@@ -12,10 +12,11 @@
 // below a win); the table stores those upper bounds. "Lost" is therefore "the best value
 // reachable is below a win", proven by a search that ran to the end.
 //
-// All three games are acyclic once Geoffrey's bottom-King column swaps are left out (they do not
-// change the canonical position; see SolverRules<Geoffrey>): Royal Marriage and Germaine lose a
-// card or a unit of slide allowance on every move, and a Geoffrey card that leaves the card under
-// it never lies on that card again. So no position is its own descendant, and a position is stored
+// Every game is acyclic (core/game_concept.hpp; each game's solver header says why): Royal
+// Marriage, Germaine and The Wish lose a card or a unit of slide allowance on every move, and once
+// Geoffrey's bottom-King column swaps are left out (they do not change the canonical position; see
+// SolverRules<Geoffrey>) a Geoffrey card that leaves the card under it never lies on that card
+// again. So no position is its own descendant, and a position is stored
 // only once its search is over: nothing on the current path is ever in the table, hence it can
 // neither be evicted while in use nor be taken for a failure.
 #pragma once

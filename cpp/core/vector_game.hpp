@@ -1,6 +1,6 @@
-// Batches of positions stepped in C++ (docs/rl.md "Episodes", "For the C++ engine"): VectorGame<G>
-// holds num_envs positions with their observation, legal-action mask, reward and flag buffers,
-// and playouts() plays random games from a position. Neither touches Python; the binding
+// Batches of positions stepped in C++ (docs/rl.md "Episodes", docs/rl-design.md "VectorGame"):
+// VectorGame<G> holds num_envs positions with their observation, legal-action mask, reward and flag
+// buffers, and playouts() plays random games from a position. Neither touches Python; the binding
 // (core/bind_vector.hpp) exposes the buffers as numpy arrays.
 #pragma once
 
@@ -252,7 +252,7 @@ class VectorGame {
 
 // n random games from start with one SplitMix64(seed): at each move legal[draw() % len] of the
 // ascending legal actions, until none is left or max_moves are played; out[k] the k-th game's
-// final score (VECTOR_SPEC "playouts").
+// final score (docs/rl.md "Batches: `VectorGame` and `playouts`").
 template <class G>
 void playouts(const G& start, std::int64_t n, std::uint64_t seed, int max_moves, std::int32_t* out,
               Interrupt& interrupt) {

@@ -7,7 +7,7 @@ namespace pe {
 void bind_geoffrey(py::module_& m) {
   using Move = Geoffrey::Move;
   // Columns are 0-based in C++ and 1-based in Python, as in the notation.
-  bind_game<Geoffrey>(m, Geoffrey::kDoc)
+  bind_game<Geoffrey>(m)
       .def_property_readonly(
           "src", [](const Move& mv) { return mv.src + 1; }, "Source column, 1..8.")
       .def_property_readonly(

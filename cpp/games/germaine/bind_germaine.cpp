@@ -7,7 +7,7 @@ namespace pe {
 void bind_germaine(py::module_& m) {
   using Move = Germaine::Move;
   // The cell names are read off the notation "g3xh3", so they always agree with str(move).
-  bind_game<Germaine>(m, Germaine::kDoc)
+  bind_game<Germaine>(m)
       .def_property_readonly(
           "is_combine", [](const Move& mv) { return mv.kind == Germaine::Kind::kCombine; },
           "True for a combine, False for a slide.")

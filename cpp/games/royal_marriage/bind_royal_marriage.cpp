@@ -6,13 +6,12 @@
 namespace pe {
 void bind_royal_marriage(py::module_& m) {
   using Move = RoyalMarriage::Move;
-  bind_game<RoyalMarriage>(m, RoyalMarriage::kDoc)
-      .def_property_readonly(
-          "cards",
-          [](const Move& mv) -> py::tuple {
-            if (mv.second == kNoCard) return py::make_tuple(card_text(mv.first));
-            return py::make_tuple(card_text(mv.first), card_text(mv.second));
-          },
-          "The removed cards as text, left one first: ``('7S',)`` or ``('7S', 'JD')``.");
+  bind_game<RoyalMarriage>(m).def_property_readonly(
+      "cards",
+      [](const Move& mv) -> py::tuple {
+        if (mv.second == kNoCard) return py::make_tuple(card_text(mv.first));
+        return py::make_tuple(card_text(mv.first), card_text(mv.second));
+      },
+      "The removed cards as text, left one first: ``('7S',)`` or ``('7S', 'JD')``.");
 }
 }  // namespace pe

@@ -7,9 +7,8 @@ namespace pe {
 void bind_the_wish(py::module_& m) {
   using Move = TheWish::Move;
   // Piles are 0-based in C++ and 1-based in Python, as in the notation.
-  bind_game<TheWish>(m, TheWish::kDoc)
-      .def_property_readonly(
-          "piles", [](const Move& mv) { return py::make_tuple(mv.low + 1, mv.high + 1); },
-          "The two piles, 1..8, the lower first.");
+  bind_game<TheWish>(m).def_property_readonly(
+      "piles", [](const Move& mv) { return py::make_tuple(mv.low + 1, mv.high + 1); },
+      "The two piles, 1..8, the lower first.");
 }
 }  // namespace pe

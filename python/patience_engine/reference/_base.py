@@ -194,7 +194,7 @@ class Game(Generic[MoveT]):
         """The position in the game's text format (docs/rules.md "Text formats").
 
         ``hidden=True`` writes what the player sees: each face-down card as
-        ``(??)`` (only Geoffrey has any; docs/rl.md "Hidden view (Geoffrey)"), a
+        ``(??)`` (a game without face-down cards has none; docs/rl.md "Hidden view (Geoffrey)"), a
         text that ``from_text`` refuses. Raises TypeError for a non-bool ``hidden``.
         """
         return self._text(check_hidden(hidden))
@@ -254,7 +254,7 @@ class Game(Generic[MoveT]):
         """The position as nested lists of 0/1 ints of shape ``OBSERVATION_SHAPE`` (docs/rl.md "Observations").
 
         ``hidden=True`` shows only where face-down cards lie, never which they
-        are (only Geoffrey has any). Raises TypeError for a non-bool ``hidden``.
+        are (a game without face-down cards has none). Raises TypeError for a non-bool ``hidden``.
         """
         return self._observe(check_hidden(hidden))
 
