@@ -21,9 +21,10 @@ from conftest import CLASS_CHOICES, NAME_CHOICES
 from patience_engine import draw, reference
 from patience_engine._shown import SHOWN_CHARS
 from patience_engine.games import REGISTRY
+from patience_engine.registry import ENTRIES
 
-GAMES = [info.class_name for info in REGISTRY.values()]
-"""Every game's position class name (its move class's is this and ``Move``)."""
+GAMES = list(REGISTRY)
+"""Every game's name (its classes are ``REGISTRY[game].class_name`` and ``move_class_name``)."""
 STUB = Path(pe.__file__).with_name("_core.pyi")
 
 
@@ -55,6 +56,22 @@ def stub_arities() -> Dict[str, Dict[str, Tuple[int, int]]]:
 ARITIES = stub_arities()
 
 
+def class_arities(game: str, move: bool) -> Dict[str, Tuple[int, int]]:
+    """The stub's arities of a game's position class, or of its move class (``move``).
+
+    An optional game's classes are not in the stub (docs/adding-a-game.md "The count"): they take the
+    published games', which are one set, as one template (``bind_game<G>()``) binds every game.
+    """
+    info = REGISTRY[game]
+    name = info.move_class_name if move else info.class_name
+    if name in ARITIES:
+        return ARITIES[name]
+    published = [ARITIES[other.move_class_name if move else other.class_name] for other in ENTRIES
+                 if not other.optional]
+    assert all(arities == published[0] for arities in published), "the published games' methods differ"
+    return published[0]
+
+
 def python_arity(function: Any) -> Tuple[int, int]:
     """(required, all) positional arguments of a bound method written in Python."""
     parameters = [p for p in inspect.signature(function).parameters.values()
@@ -64,7 +81,7 @@ def python_arity(function: Any) -> Tuple[int, int]:
 
 def odd_values(game: str) -> List[Any]:
     """None, a str, a float, and the other implementation's position and move."""
-    other = getattr(reference, game).deal(1)
+    other = reference.GAMES[game].deal(1)
     return [None, "x", 1.5, other, other.legal_moves()[0]]
 
 
@@ -79,9 +96,10 @@ def assert_clear(call: Callable[[], Any], what: str) -> None:
 
 def method_calls(game: str) -> Iterator[Tuple[str, Callable[..., Any], int]]:
     """(name, bound method, number of arguments) for every public method of a game's C++ classes."""
-    state = getattr(pe, game).deal(1)
-    for cls_name, receiver in [(game, state), (f"{game}Move", state.legal_moves()[0])]:
-        methods = dict(ARITIES.get(cls_name, {}))
+    state = pe.GAMES[game].deal(1)
+    for move, receiver in [(False, state), (True, state.legal_moves()[0])]:
+        cls_name = type(receiver).__name__
+        methods = dict(class_arities(game, move))
         for name in dir(receiver):
             attribute = getattr(type(receiver), name)
             # Properties are read, not called; the move class (Move) is made in test_memory_safety.py.
@@ -113,13 +131,14 @@ def test_every_method_refuses_odd_arguments_in_one_line(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_perft_and_solve_name_what_came(game: str) -> None:
-    state = getattr(pe, game).deal(1)
-    other = getattr(reference, game).deal(1)
+    class_name = REGISTRY[game].class_name
+    state = pe.GAMES[game].deal(1)
+    other = reference.GAMES[game].deal(1)
     expected = f"expects a patience_engine position ({CLASS_CHOICES}), got"
     for function, call in [("perft", lambda s: pe.perft(s, 1)), ("solve", lambda s: pe.solve(s, node_limit=10))]:
         with pytest.raises(TypeError) as error:
             call(other)
-        assert str(error.value) == f"{function}() {expected} {type(other).__module__}.{game}"
+        assert str(error.value) == f"{function}() {expected} {type(other).__module__}.{class_name}"
         with pytest.raises(TypeError) as error:
             call(None)
         assert str(error.value) == f"{function}() {expected} NoneType"
@@ -132,21 +151,22 @@ def test_perft_and_solve_name_what_came(game: str) -> None:
             assert_clear(partial(pe.solve, state, **limits), f"solve {keyword}={odd!r}")
     with pytest.raises(TypeError) as error:
         reference.perft(state, 1)
-    assert str(error.value) == f"perft() {expected.replace('patience_engine', 'reference')} {type(state).__module__}.{game}"
+    engine_class = f"{type(state).__module__}.{class_name}"
+    assert str(error.value) == f"perft() {expected.replace('patience_engine', 'reference')} {engine_class}"
     # The class itself, not a position: named, with how to make a position of it.
     for module, own, foreign in [(pe, "perft", reference), (reference, "perft", pe), (pe, "playouts", reference)]:
         call = (lambda m, c: m.perft(c, 1)) if own == "perft" else (lambda m, c: m.playouts(c, 1, seed=0))
         name = "patience_engine" if module is pe else "reference"
-        theirs = getattr(foreign, game)
-        for cls, shown in [(getattr(module, game), game), (theirs, f"{theirs.__module__}.{game}"), (int, "int")]:
+        theirs = foreign.GAMES[game]
+        for cls, shown in [(module.GAMES[game], class_name), (theirs, f"{theirs.__module__}.{class_name}"), (int, "int")]:
             with pytest.raises(TypeError) as error:
                 call(module, cls)
-            hint = f", not a position of it ({game}.deal(n) makes one)" if cls is getattr(module, game) else ""
+            hint = f", not a position of it ({class_name}.deal(n) makes one)" if cls is module.GAMES[game] else ""
             assert str(error.value) == f"{own}() {expected.replace('patience_engine', name)} the class {shown}{hint}"
     for module in (pe, reference):
         for odd, shown in [("no", "str"), (None, "NoneType"), (1, "int")]:
             with pytest.raises(TypeError, match=f"^perft bulk must be a bool, got {shown}$"):
-                module.perft(getattr(module, game).deal(1), 1, odd)
+                module.perft(module.GAMES[game].deal(1), 1, odd)
     with pytest.raises(TypeError, match="^solve pruning must be a bool, got str$"):
         pe.solve(state, pruning="no")
 
@@ -209,26 +229,27 @@ def test_module_functions_and_vector_game_give_one_line_arity_errors() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_class_given_for_a_value_is_named_as_a_class(game: str) -> None:
     """Every method given a class names "the class X", never pybind11's metaclass; both sides alike."""
-    cls = getattr(pe, game)
+    class_name = REGISTRY[game].class_name
+    cls = pe.GAMES[game]
     for name, method, count in method_calls(game):
         try:
             method(*[cls] * count)
         except (TypeError, ValueError) as error:
             assert "pybind11" not in str(error), f"{name}: {error}"
     for module in (pe, reference):
-        own = getattr(module, game)
+        own = module.GAMES[game]
         state = own.deal(1)
         for call, expected in [
             (partial(own.deal, own), "deal number must be an int"),
             (partial(own.move_of, own), "action must be an int"),
-            (partial(state.play, own), f"expected a {game}Move, its text or an int action"),
+            (partial(state.play, own), f"expected a {class_name}Move, its text or an int action"),
             (partial(state.determinize, own), "seed must be an int"),
             (partial(module.perft, state, own), "perft depth must be an int"),
             (partial(module.VectorGame, own, own), "num_envs must be an int"),
         ]:
             with pytest.raises(TypeError) as raised:
                 call()
-            assert str(raised.value) == f"{expected}, got the class {game}", module
+            assert str(raised.value) == f"{expected}, got the class {class_name}", module
 
 
 @pytest.mark.parametrize("module", [pe, reference], ids=["cpp", "reference"])

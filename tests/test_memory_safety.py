@@ -22,6 +22,10 @@ from patience_engine.games import REGISTRY
 
 GAMES = [info.cpp for info in REGISTRY.values()]
 MOVES = [game.Move for game in GAMES]
+GAME_IDS = list(REGISTRY)
+"""The tests' ids of GAMES, the games' names, so that ``pytest -k <name>`` selects a game's tests."""
+CLASS_IDS = [*GAME_IDS, *(f"{name}-move" for name in GAME_IDS)]
+"""The tests' ids of GAMES + MOVES."""
 # Texts in each game's notation (each registered game's first move of deal 1 among them, so that every
 # game's notation is tried on every move class), then values that are no text.
 ODD_ARGUMENTS: List[Any] = ["", "7S", "x", "7S+JD", "a1xb1", "1:KS>2",
@@ -70,7 +74,7 @@ def made_or_refused(make: Callable[[], Any], use: Callable[[Any], None]) -> None
     use(made)
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.__name__)
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_move_new_with_any_single_argument_is_built_or_refused(game: Any) -> None:
     move_class = game.Move
     for arg in [*ODD_ARGUMENTS, str(first_move(game))]:
@@ -82,7 +86,7 @@ def test_move_new_with_any_single_argument_is_built_or_refused(game: Any) -> Non
     use_move(game, move_class.__new__(move_class, text))
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.__name__)
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_move_new_with_other_arguments_is_refused(game: Any) -> None:
     move_class = game.Move
     text = str(first_move(game))
@@ -96,7 +100,7 @@ def test_move_new_with_other_arguments_is_refused(game: Any) -> None:
             move_class.__new__(other, text)
 
 
-@pytest.mark.parametrize("cls", GAMES + MOVES, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", GAMES + MOVES, ids=CLASS_IDS)
 def test_no_base_new_makes_an_instance(cls: Any) -> None:
     assert cls.__mro__[0] is cls and cls.__mro__[-1] is object
     for base in cls.__mro__[1:]:
@@ -126,7 +130,7 @@ def test_the_pybind11_base_itself_cannot_be_made() -> None:
         base.__new__(Plain)
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.__name__)
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_positions_come_only_from_the_game(game: Any) -> None:
     for args in [(), (1,), ("text",), (game.deal(1).to_text(),)]:
         with pytest.raises(TypeError, match="deal"):
@@ -137,13 +141,13 @@ def test_positions_come_only_from_the_game(game: Any) -> None:
         game.__new__(game, n=1)
 
 
-@pytest.mark.parametrize("cls", GAMES + MOVES, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", GAMES + MOVES, ids=CLASS_IDS)
 def test_bound_classes_cannot_be_subclassed(cls: Any) -> None:
     with pytest.raises(TypeError, match="not an acceptable base type"):
         type("Sub", (cls,), {})
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.__name__)
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_init_again_leaves_a_move_as_it_was(game: Any) -> None:
     move = first_move(game)
     text, key = str(move), hash(move)
@@ -161,7 +165,7 @@ def test_init_again_leaves_a_move_as_it_was(game: Any) -> None:
         game.Move.__init__(object(), text)
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.__name__)
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_init_on_a_position_is_refused(game: Any) -> None:
     state = game.deal(1)
     text = state.to_text()
@@ -174,7 +178,7 @@ def test_init_on_a_position_is_refused(game: Any) -> None:
         game.__init__(object())
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.__name__)
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_copies_and_pickles_are_whole(game: Any) -> None:
     state = game.deal(3)
     for _ in range(3):

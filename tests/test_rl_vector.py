@@ -128,6 +128,10 @@ def mirror_run(game: str, num_envs: int, seed: int, steps: int, max_moves: int, 
                 moves[i], ended[i], returns[i] = 0, False, 0.0
                 assert (rewards[i], terminated[i], truncated[i]) == (0.0, False, False)
                 continue
+            if not state.legal_actions():  # a dead deal: this step ends it, the action ignored (docs/rl.md "Episodes")
+                assert (rewards[i], terminated[i], truncated[i]) == (0.0, True, False)
+                ended[i] = True
+                continue
             before = state.score
             state.play(actions[i])
             moves[i] += 1

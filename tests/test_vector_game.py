@@ -54,6 +54,10 @@ class Mirror:
                 self.reward[i], self.terminated[i], self.truncated[i] = 0.0, False, False
                 continue
             state = self.states[i]
+            if not state.legal_actions():  # a dead deal: this step ends it, the action ignored (docs/rl.md "Episodes")
+                self.reward[i], self.terminated[i], self.truncated[i] = 0.0, True, False
+                self.ended[i] = True
+                continue
             before = state.score
             state.play(int(action))
             self.played[i] += 1

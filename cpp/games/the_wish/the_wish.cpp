@@ -97,9 +97,11 @@ TheWish::Move TheWish::parse_move(std::string_view text) {
     if (parse_pile(part) < 0) move_fail(text, "pile " + quote(part) + " is not 1..8");
   const int low = parse_pile(parts[0]), high = parse_pile(parts[1]);
   if (low == high) move_fail(text, "the two piles must differ");
+  // The example is written from the piles read, not from the input: a message shows input only
+  // through quote().
   if (low > high)
-    move_fail(text, "the lower pile comes first, as in " + std::string(parts[1]) + "+" +
-                        std::string(parts[0]));
+    move_fail(text, "the lower pile comes first, as in " + std::to_string(high + 1) + "+" +
+                        std::to_string(low + 1));
   return {static_cast<std::uint8_t>(low), static_cast<std::uint8_t>(high)};
 }
 
