@@ -270,7 +270,7 @@ def report_instructions(base: Dict[str, Count], work: Dict[str, Count], failed: 
           f"{'base/node':>10}  {'work/node':>10}  node")
     slower, new = [], []
     for name, now in sorted(work.items()):
-        per = instructions.PER[instructions.BY_NAME[name].path][1]
+        per = instructions.PER[instructions.by_name(name).path][1]
         if name not in base:
             new.append(name)
             print(f"{name:<{width}}  {'-':>15}  {now.instructions:>15,}  {'-':>7}  {'-':>10}  "

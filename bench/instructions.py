@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import _thread
 import argparse
+import functools
 import gc
 import importlib.util
 import json
@@ -140,12 +141,25 @@ def registry_workloads() -> List[Workload]:
             for (row_path, deals, size, expected, quick, pruning) in info.bench.counted if row_path == path]
 
 
-# The same games, deals and paths as bench/test_bench.py, at depths and limits that callgrind
-# counts in seconds (10^6-10^9 instructions; a count repeats to within a few thousand). Perft counts
-# agree with and without bulk counting. No twin of C++ perft on the reference's positions: the
-# reference walks shallower here than when timed, so it would be C++ bulk perft at other depths.
-WORKLOADS: List[Workload] = registry_workloads()
-BY_NAME = {w.name: w for w in WORKLOADS}
+@functools.lru_cache(maxsize=None)
+def workloads() -> Tuple[Workload, ...]:
+    """Every workload: the same games, deals and paths as bench/test_bench.py, at depths and limits that
+    callgrind counts in seconds (10^6-10^9 instructions; a count repeats to within a few thousand).
+
+    Perft counts agree with and without bulk counting. No twin of C++ perft on the reference's
+    positions: the reference walks shallower here than when timed, so it would be C++ bulk perft at
+    other depths. Read when first asked for, not on import: the registry asks the installed build
+    which optional games it has, which imports it, and a script that only says valgrind is missing
+    must not need a build that runs (one built with the sanitizers, say).
+    """
+    return tuple(registry_workloads())
+
+
+def by_name(name: str) -> Workload:
+    """The workload named ``name``; KeyError for another name."""
+    return {w.name: w for w in workloads()}[name]
+
+
 # As bench/test_bench.py's: solver node counts depend on the table size.
 SOLVER_TABLE_BYTES = 1 << 24
 VECTOR_SLOTS = 64
@@ -320,7 +334,7 @@ def run_children(names: Sequence[str]) -> None:
     sys.setswitchinterval(3600)
     threads: List[Tuple[Any, Any]] = []  # per workload: (its hold lock, its exit lock)
     for name in names:
-        w = BY_NAME[name]
+        w = by_name(name)
         line: Dict[str, Any] = {"name": name}
         finished, hold, gone = (_thread.allocate_lock() for _ in range(3))
         for lock in (finished, hold, gone):
@@ -428,7 +442,7 @@ def count_all(python: Path, names: Sequence[str], script: Path = Path(__file__))
 
 def select(quick: bool = False, names: Optional[Sequence[str]] = None) -> List[Workload]:
     """The workloads to count: all, the ``quick`` set, or those whose names contain one of ``names``."""
-    chosen = [w for w in WORKLOADS if w.quick or not quick]
+    chosen = [w for w in workloads() if w.quick or not quick]
     if names:
         chosen = [w for w in chosen if any(part in w.name for part in names)]
     return chosen
@@ -443,9 +457,9 @@ def instructions_per_node(python: Optional[Path] = None) -> Dict[str, Dict[str, 
     ``PER`` for what a node is per path. Raises CountError as ``count_all``,
     or when a workload failed.
     """
-    counts = count_all(python or Path(sys.executable), [w.name for w in WORKLOADS])
+    counts = count_all(python or Path(sys.executable), [w.name for w in workloads()])
     sums: Dict[Tuple[str, str], List[int]] = {}
-    for w in WORKLOADS:
+    for w in workloads():
         c = counts[w.name]
         if isinstance(c, str):
             raise CountError(f"{w.name}: {c}")
@@ -483,6 +497,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.child:  # inside valgrind
         run_children(args.child)
         return 0
+    if shutil.which("valgrind") is None:  # said before the registry asks the build anything
+        print(f"instructions.py: {VALGRIND_MISSING}", file=sys.stderr)
+        return 2
     names = [w.name for w in select(args.quick, args.k)]
     if not names:
         print(f"instructions.py: no workload matches -k {' '.join(map(repr, args.k or []))}", file=sys.stderr)
@@ -496,7 +513,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if isinstance(c, str):
             print(f"{name:<60} FAILED: {c}")
         else:
-            print(f"{name:<60} {c.instructions:>15,} {c.per_node:>12,.1f} per {PER[BY_NAME[name].path][1]}")
+            print(f"{name:<60} {c.instructions:>15,} {c.per_node:>12,.1f} per {PER[by_name(name).path][1]}")
     return 1 if any(isinstance(c, str) for c in counts.values()) else 0
 
 

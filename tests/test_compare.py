@@ -26,7 +26,7 @@ import instructions  # noqa: E402
 from instructions import Count  # noqa: E402
 
 
-@pytest.mark.parametrize("workload", instructions.WORKLOADS, ids=[w.name for w in instructions.WORKLOADS])
+@pytest.mark.parametrize("workload", instructions.workloads(), ids=[w.name for w in instructions.workloads()])
 def test_workload_gives_its_expected_result(workload: instructions.Workload) -> None:
     """Run natively, each counted workload returns what it asserts under callgrind, over a positive node count."""
     job, nodes = instructions.prepare(workload)
@@ -35,7 +35,7 @@ def test_workload_gives_its_expected_result(workload: instructions.Workload) -> 
 
 
 def test_workload_names_are_unique_and_fit_a_slower_line() -> None:
-    names = [w.name for w in instructions.WORKLOADS]
+    names = [w.name for w in instructions.workloads()]
     assert len(set(names)) == len(names)
     for name in names:
         assert compare.declared_slower(f"Slower: {name}: why") == {name: "why"}
@@ -43,7 +43,7 @@ def test_workload_names_are_unique_and_fit_a_slower_line() -> None:
 
 def test_python_loop_nodes_are_the_moves_played() -> None:
     """Royal Marriage deal 1 at depth 2: perft 846 leaves below its first-level moves, one play() each."""
-    (w,) = [w for w in instructions.WORKLOADS if w.name == "python_loop_over_cpp[royal-marriage-deal1-depth2]"]
+    (w,) = [w for w in instructions.workloads() if w.name == "python_loop_over_cpp[royal-marriage-deal1-depth2]"]
     import patience_engine
 
     first = len(patience_engine.RoyalMarriage.deal(1).legal_moves())
@@ -52,7 +52,7 @@ def test_python_loop_nodes_are_the_moves_played() -> None:
 
 def test_playouts_nodes_are_the_moves_the_reference_makes() -> None:
     """The same playouts replayed over the reference make as many moves as the workload counts, to the same scores."""
-    (w,) = [w for w in instructions.WORKLOADS if w.name == "playouts[royal-marriage-deal1-n400-seed7]"]
+    (w,) = [w for w in instructions.workloads() if w.name == "playouts[royal-marriage-deal1-n400-seed7]"]
     from patience_engine import reference
 
     scores, moves = instructions.replayed_playouts(reference.RoyalMarriage.deal(1), w.size, instructions.PLAYOUT_SEED)
@@ -62,17 +62,17 @@ def test_playouts_nodes_are_the_moves_the_reference_makes() -> None:
 
 def test_int_loop_nodes_are_the_moves_played() -> None:
     """The int loop's nodes are its moves (its draws less those that start a new deal), as its result says."""
-    for w in instructions.WORKLOADS:
+    for w in instructions.workloads():
         if w.path == "python_int_loop":
             last_deal, moves, _ = w.expected
             assert instructions.prepare(w)[1] == moves == w.size - last_deal
 
 
 def test_check_rejects_a_changed_result() -> None:
-    w = instructions.WORKLOADS[0]
+    w = instructions.workloads()[0]
     with pytest.raises(AssertionError, match=r"cpp_perft_bulk\[royal-marriage-deal1-depth5\]: got 1"):
         instructions.check(w, 1)
-    solver = next(w for w in instructions.WORKLOADS if w.path == "solver")
+    solver = next(w for w in instructions.workloads() if w.path == "solver")
     instructions.check(solver, [list(r) for r in solver.expected])  # lists or tuples alike
     with pytest.raises(AssertionError):
         instructions.check(solver, [("lost", 0, 1)] * len(solver.expected))
@@ -85,7 +85,7 @@ def test_select() -> None:
                  "playouts"):
         assert {w.game for w in quick if w.path == path} == set(GAME_NAMES)
     assert [w.name for w in instructions.select(names=["solver[germaine"])] == ["solver[germaine-deals230-limit20000]"]
-    assert len(instructions.select()) == len(instructions.WORKLOADS)
+    assert len(instructions.select()) == len(instructions.workloads())
 
 
 def test_declared_slower_reads_only_slower_lines() -> None:
