@@ -58,7 +58,8 @@ NAME_OF_TITLE = {info.title: info.name for info in ENTRIES}
 def source_files() -> Iterator[Path]:
     """Every text file of the repository's own source, docs and help text."""
     for directory, dirs, files in os.walk(ROOT):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info"))
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info")
+                         and not d.startswith(".venv-"))  # .ci/run's other venvs (.venv-sanitize)
         for name in sorted(files):
             path = Path(directory, name)
             if path.suffix in SOURCE_SUFFIXES:

@@ -1,8 +1,9 @@
-"""The reference's batch interface (VECTOR_SPEC.md, docs/rl.md "Episodes"): VectorGame and playouts.
+"""The reference's batch interface (docs/rl.md "Episodes", "Batches: `VectorGame` and `playouts`"):
+VectorGame and playouts.
 
-Deals and sampled actions are checked against SplitMix64 draws made here, the first two of
-SplitMix64(0) being the worked values of docs/rl.md "Determinization"; batches against the same
-games stepped one position at a time.
+Deals and sampled actions are checked against SplitMix64 draws made here, slot i's and playout k's
+from stream i or k of the seed (docs/rl.md "Random streams"); batches against the same games stepped
+one position at a time.
 """
 
 from __future__ import annotations
@@ -17,10 +18,22 @@ import pytest
 import patience_engine
 from conftest import CLASS_CHOICES, game_cases, game_data
 from patience_engine.reference import GAMES, Geoffrey, Germaine, IllegalMoveError, RoyalMarriage, VectorGame, playouts
-from patience_engine.reference._cards import SplitMix64
+from patience_engine.reference._cards import SplitMix64, stream_seed
 
-# The first two draws of SplitMix64(0) (docs/rl.md "Determinization").
+# The first two draws of SplitMix64(0) (docs/rl.md "Determinization"): the seeds of streams 0 and 1 of
+# seed 0 (docs/rl.md "Random streams").
 DRAW_0, DRAW_1 = 0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4
+
+
+def stream_draws(seed: int, i: int, count: int) -> List[int]:
+    """The first ``count`` draws of stream ``i`` of ``seed``: slot i's deals and samples, in order."""
+    rng = SplitMix64(stream_seed(seed, i))
+    return [rng.next() for _ in range(count)]
+
+
+# Seed 0's first two draws of slot 0, and the first of slot 1.
+SLOT_0, SLOT_0_NEXT = stream_draws(0, 0, 2)
+SLOT_1 = stream_draws(0, 1, 1)[0]
 
 
 def started(game: str, num_envs: int, seed: int = 0, **kwargs: Any) -> VectorGame:
@@ -59,22 +72,23 @@ def test_step_and_sample_need_a_reset() -> None:
         vec.sample_legal_actions()
 
 
-def test_a_seed_deals_its_draws_in_slot_order() -> None:
+def test_a_seed_deals_each_slot_the_first_draw_of_its_stream() -> None:
+    assert (stream_seed(0, 0), stream_seed(0, 1)) == (DRAW_0, DRAW_1)  # the (i + 1)-th draw of SplitMix64(0)
     vec = VectorGame("geoffrey", 2)
     obs, info = vec.reset(seed=0)
     assert info == {}
-    assert vec.state(0) == Geoffrey.deal(DRAW_0) and vec.state(1) == Geoffrey.deal(DRAW_1)
-    assert obs == [Geoffrey.deal(DRAW_0).observation(), Geoffrey.deal(DRAW_1).observation()]
+    assert vec.state(0) == Geoffrey.deal(SLOT_0) and vec.state(1) == Geoffrey.deal(SLOT_1)
+    assert obs == [Geoffrey.deal(SLOT_0).observation(), Geoffrey.deal(SLOT_1).observation()]
 
 
 def test_reset_without_a_seed_keeps_the_generator() -> None:
     vec = VectorGame("royal-marriage", 1)
     vec.reset(seed=0)
     vec.reset()
-    assert vec.state(0) == RoyalMarriage.deal(DRAW_1)
+    assert vec.state(0) == RoyalMarriage.deal(SLOT_0_NEXT)
     vec.reset(options={"deals": [5]})  # given deals draw nothing
     vec.reset(seed=0)
-    assert vec.state(0) == RoyalMarriage.deal(DRAW_0)
+    assert vec.state(0) == RoyalMarriage.deal(SLOT_0)
 
 
 def test_options_give_the_deals() -> None:
@@ -106,8 +120,8 @@ def mirror_run(game: str, num_envs: int, seed: int, steps: int, max_moves: int, 
     """Step a VectorGame on its own samples and the same games one position at a time, with the draws made here."""
     cls = GAMES[game]
     vec = VectorGame(game, num_envs, max_moves=max_moves, hidden=hidden)
-    rng = SplitMix64(seed)
-    states = [cls.deal(rng.next()) for _ in range(num_envs)]
+    rngs = [SplitMix64(stream_seed(seed, i)) for i in range(num_envs)]
+    states = [cls.deal(rng.next()) for rng in rngs]
     moves = [0] * num_envs
     ended = [False] * num_envs
     returns = [0.0] * num_envs
@@ -116,7 +130,7 @@ def mirror_run(game: str, num_envs: int, seed: int, steps: int, max_moves: int, 
     for _ in range(steps):
         assert vec.action_masks == [state.legal_action_mask() for state in states]
         expected_actions = []
-        for state, done in zip(states, ended):
+        for state, done, rng in zip(states, ended, rngs):
             legal = [] if done else state.legal_actions()
             expected_actions.append(legal[rng.next() % len(legal)] if legal else 0)
         actions = vec.sample_legal_actions()
@@ -124,7 +138,7 @@ def mirror_run(game: str, num_envs: int, seed: int, steps: int, max_moves: int, 
         obs, rewards, terminated, truncated, info = vec.step(actions)
         for i, state in enumerate(states):
             if ended[i]:
-                states[i] = cls.deal(rng.next())
+                states[i] = cls.deal(rngs[i].next())
                 moves[i], ended[i], returns[i] = 0, False, 0.0
                 assert (rewards[i], terminated[i], truncated[i]) == (0.0, False, False)
                 continue
@@ -158,7 +172,7 @@ def test_hidden_batch_equals_hidden_single_positions() -> None:
 
 def test_truncation_then_autoreset_by_hand() -> None:
     vec = started("royal-marriage", 1, seed=0, max_moves=1)
-    first = RoyalMarriage.deal(DRAW_0)
+    first = RoyalMarriage.deal(SLOT_0)
     action = first.legal_actions()[0]
     _, reward, terminated, truncated, _ = vec.step([action])
     first.play(action)
@@ -168,7 +182,7 @@ def test_truncation_then_autoreset_by_hand() -> None:
     # The action of a slot that resets is ignored, even an illegal or off-grid one.
     obs, reward, terminated, truncated, _ = vec.step([2499])
     assert (reward, terminated, truncated) == ([0.0], [False], [False])
-    assert vec.state(0) == RoyalMarriage.deal(DRAW_1) and obs == [RoyalMarriage.deal(DRAW_1).observation()]
+    assert vec.state(0) == RoyalMarriage.deal(SLOT_0_NEXT) and obs == [RoyalMarriage.deal(SLOT_0_NEXT).observation()]
 
 
 def test_a_terminated_slot_shows_no_legal_action() -> None:
@@ -229,16 +243,16 @@ def test_state_is_a_copy() -> None:
     vec = started("royal-marriage", 2)
     state = vec.state(1)
     state.play(state.legal_actions()[0])
-    assert vec.state(1) == RoyalMarriage.deal(DRAW_1)
+    assert vec.state(1) == RoyalMarriage.deal(SLOT_1)
     with pytest.raises(IndexError, match="slot 2 is outside 0 .. 1"):
         vec.state(2)
 
 
 def hand_playouts(state: Any, n: int, seed: int, max_moves: int) -> List[int]:
-    """docs/rl.md playouts written out: one SplitMix64 for all games, legal[draw % len] of the ascending actions."""
-    rng = SplitMix64(seed)
+    """docs/rl.md playouts written out: game k with stream k of seed, legal[draw % len] of the ascending actions."""
     scores = []
-    for _ in range(n):
+    for k in range(n):
+        rng = SplitMix64(stream_seed(seed, k))
         game = state.copy()
         played = 0
         while played < max_moves and game.legal_actions():
@@ -297,10 +311,11 @@ def test_a_deal_with_no_legal_move_ends_at_the_next_step(impl: str) -> None:
     _, reward, terminated, truncated, _ = vec.step([action, 7])
     assert (list(reward), list(terminated), list(truncated)) == ([float(live.score), 0.0], [False, True], [False, False])
     assert vec.state(0) == live and vec.state(1) == cls.deal(dead)
-    # Then it autoresets to the generator's second draw (the first went to slot 0's sample).
+    # Then it autoresets to its stream's first draw (the slot drew nothing before: given deals and
+    # a sample of a slot with no move draw nothing).
     _, reward, terminated, truncated, _ = vec.step([live.legal_actions()[0], 0])
     assert (list(reward)[1], list(terminated)[1], list(truncated)[1]) == (0.0, False, False)
-    assert vec.state(1) == cls.deal(DRAW_1)
+    assert vec.state(1) == cls.deal(SLOT_1)
 
 
 IMPLS = ["reference", "cpp"]
@@ -371,7 +386,7 @@ def test_empty_options_draw_the_deals(impl: str) -> None:
     module = implementation(impl)
     vec = module.VectorGame("royal-marriage", 2)
     vec.reset(seed=0, options={})
-    assert [vec.state(i) for i in range(2)] == [module.RoyalMarriage.deal(DRAW_0), module.RoyalMarriage.deal(DRAW_1)]
+    assert [vec.state(i) for i in range(2)] == [module.RoyalMarriage.deal(SLOT_0), module.RoyalMarriage.deal(SLOT_1)]
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -391,7 +406,7 @@ def test_numpy_integers_are_ints(impl: str) -> None:
     vec = module.VectorGame("royal-marriage", np.int64(2), max_moves=np.int32(5))
     assert (vec.num_envs, vec.max_moves) == (2, 5) and type(vec.num_envs) is int and type(vec.max_moves) is int
     vec.reset(seed=0)
-    assert vec.state(np.int64(1)) == vec.state(1) == module.RoyalMarriage.deal(DRAW_1)
+    assert vec.state(np.int64(1)) == vec.state(1) == module.RoyalMarriage.deal(SLOT_1)
     state = module.RoyalMarriage.deal(4)
     assert list(module.playouts(state, np.int64(3), seed=0, max_moves=np.uint8(2))) == list(
         module.playouts(state, 3, seed=0, max_moves=2))

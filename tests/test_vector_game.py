@@ -20,35 +20,36 @@ import pytest
 import patience_engine as pe
 from conftest import CLASS_CHOICES, GAME_NAMES, NAME_CHOICES, game_class, game_data
 from patience_engine import IllegalMoveError, VectorGame, playouts, reference
-from patience_engine.reference._cards import SplitMix64  # pure Python: no engine code
+from patience_engine.reference._cards import SplitMix64, stream_seed  # pure Python: no engine code
 
 
 class Mirror:
-    """The VectorGame contract (VECTOR_SPEC) played one position at a time through the C++ API."""
+    """The VectorGame contract (docs/rl.md "Episodes", "Batches") played one position at a time through
+    the C++ API: slot i draws from stream i of the seed (docs/rl.md "Random streams")."""
 
-    def __init__(self, game: str, deals: List[int], seed: int, max_moves: int, hidden: bool) -> None:
+    def __init__(self, game: str, seed: int, num_envs: int, max_moves: int, hidden: bool) -> None:
         self.cls = game_class("cpp", game)
-        self.rng = SplitMix64(seed)
-        self.states = [self.cls.deal(d) for d in deals]
-        self.played = [0] * len(deals)
-        self.ended = [False] * len(deals)
+        self.rngs = [SplitMix64(stream_seed(seed, i)) for i in range(num_envs)]
+        self.states = [self.cls.deal(rng.next()) for rng in self.rngs]
+        self.played = [0] * num_envs
+        self.ended = [False] * num_envs
         self.max_moves = max_moves
         self.hidden = hidden
-        self.reward = [0.0] * len(deals)
-        self.terminated = [False] * len(deals)
-        self.truncated = [False] * len(deals)
+        self.reward = [0.0] * num_envs
+        self.terminated = [False] * num_envs
+        self.truncated = [False] * num_envs
 
     def sample(self) -> List[int]:
         out = []
-        for state, ended in zip(self.states, self.ended):
+        for state, ended, rng in zip(self.states, self.ended, self.rngs):
             legal = state.legal_actions()
-            out.append(0 if ended or not legal else legal[self.rng.next() % len(legal)])
+            out.append(0 if ended or not legal else legal[rng.next() % len(legal)])
         return out
 
     def step(self, actions: List[int]) -> None:
         for i, action in enumerate(actions):
             if self.ended[i]:
-                self.states[i] = self.cls.deal(self.rng.next())
+                self.states[i] = self.cls.deal(self.rngs[i].next())
                 self.played[i] = 0
                 self.ended[i] = False
                 self.reward[i], self.terminated[i], self.truncated[i] = 0.0, False, False
@@ -87,9 +88,7 @@ def test_vector_game_equals_positions_stepped_one_at_a_time(game: str, hidden: b
     vec = VectorGame(game, 6, max_moves=max_moves, hidden=hidden)
     obs, info = vec.reset(seed=77)
     assert info == {} and obs.dtype == np.uint8 and obs.shape == (6, *vec.OBSERVATION_SHAPE)
-    rng = SplitMix64(77)
-    mirror = Mirror(game, [rng.next() for _ in range(6)], 0, max_moves, hidden)
-    mirror.rng = rng
+    mirror = Mirror(game, 77, 6, max_moves, hidden)
     mirror.check_positions(vec, obs)
     resets = truncations = 0
     for _ in range(150):
@@ -273,10 +272,10 @@ def test_playouts_name_what_is_missing_or_too_big() -> None:
 
 
 def python_playouts(start: Any, n: int, seed: int, max_moves: int) -> List[int]:
-    """playouts() written over legal_actions() and play(): the final scores."""
-    rng = SplitMix64(seed)
+    """playouts() written over legal_actions() and play(): the final scores, game k drawing from stream k."""
     scores = []
-    for _ in range(n):
+    for k in range(n):
+        rng = SplitMix64(stream_seed(seed, k))
         state = start.copy()
         for _ in range(max_moves):
             legal = state.legal_actions()

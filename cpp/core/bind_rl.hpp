@@ -105,7 +105,7 @@ void register_vector_game(const py::class_<PyState<G>>& cls) {
          std::int32_t* out) {
         const G start = state.cast<const State&>().pos;
         run_interruptible(
-            [&](Interrupt& interrupt) { playouts(start, n, seed, max_moves, out, interrupt); });
+            [&](Interrupt& interrupt) { playouts(start, 0, n, seed, max_moves, out, interrupt); });
       }});
 }
 

@@ -365,9 +365,10 @@ void bind_vector(py::module_& m) {
           },
           py::arg("seed") = py::none(), py::arg("options") = py::none(),
           "Every slot to a new deal: options['deals'][i] (a sequence of num_envs deal numbers), "
-          "else drawn from the generator, which an int seed (0 .. 2**64-1) re-seeds with "
-          "SplitMix64(seed); options {} or None gives no deals. Returns (obs, {}). Raises "
-          "TypeError/ValueError for a bad seed or options, changing nothing.")
+          "else drawn from the slot's generator; an int seed (0 .. 2**64-1) re-seeds slot i's "
+          "generator with SplitMix64(stream_seed(seed, i)) (docs/rl.md \"Random streams\"); "
+          "options {} or None gives no deals. Returns (obs, {}). Raises TypeError/ValueError for a "
+          "bad seed or options, changing nothing.")
       .def(
           "step",
           [](PyVectorGame& v, const py::object& actions) {
@@ -447,7 +448,8 @@ void bind_vector(py::module_& m) {
       },
       py::arg("state"), py::arg("n"), py::kw_only(), py::arg("seed"),
       py::arg("max_moves") = py::none(),
-      "n random games from state with one SplitMix64(seed) generator: at each move "
+      "n random games from state, game k with the generator SplitMix64(stream_seed(seed, k)) "
+      "(docs/rl.md \"Random streams\"): at each move "
       "legal[draw() % len] of the ascending legal actions, until no move is left or max_moves "
       "(None: DEFAULT_MAX_MOVES) are played. Returns the n final scores (int32 array). Releases "
       "the GIL; Ctrl-C raises KeyboardInterrupt. TypeError/ValueError naming a bad argument, "

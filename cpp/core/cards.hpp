@@ -75,6 +75,14 @@ struct SplitMix64 {
   }();
 };
 
+// The seed of random stream i of seed (docs/rl.md "Random streams"): the (i + 1)-th draw of
+// SplitMix64(seed), worked out directly as the first draw of SplitMix64(seed + i * gamma). A
+// batch's slot i and playout i draw from SplitMix64(stream_seed(seed, i)), so what they draw does
+// not depend on which thread plays them or in what order.
+constexpr std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t i) {
+  return SplitMix64{seed + i * 0x9E3779B97F4A7C15ULL}.next();
+}
+
 // Shuffles list[0..n) in place with the shuffle of docs/rules.md "Numbered deals", driven by
 // SplitMix64(seed).
 void shuffle(Card* list, int n, std::uint64_t seed);

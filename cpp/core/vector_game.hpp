@@ -119,6 +119,7 @@ class VectorGame {
       : n_(num_envs),
         max_moves_(max_moves),
         hidden_(hidden),
+        rng_(static_cast<std::size_t>(num_envs), SplitMix64{0}),
         pos_(static_cast<std::size_t>(num_envs), G::deal(0)),
         legal_(static_cast<std::size_t>(num_envs)),
         played_(static_cast<std::size_t>(num_envs)),
@@ -131,11 +132,15 @@ class VectorGame {
         actions_(static_cast<std::size_t>(num_envs)) {}
 
   int num_envs() const { return n_; }
-  void seed(std::uint64_t s) { rng_ = SplitMix64{s}; }
+  // Slot i's generator to SplitMix64(stream_seed(s, i)), every slot's.
+  void seed(std::uint64_t s) {
+    for (int i = 0; i < n_; ++i)
+      rng_[i] = SplitMix64{stream_seed(s, static_cast<std::uint64_t>(i))};
+  }
 
-  // Every slot to a new deal: deals[i] when deals is given, else a draw of the generator.
+  // Every slot to a new deal: deals[i] when deals is given, else a draw of the slot's generator.
   void reset(const std::uint64_t* deals) {
-    for (int i = 0; i < n_; ++i) start(i, deals ? deals[i] : rng_.next());
+    for (int i = 0; i < n_; ++i) start(i, deals ? deals[i] : rng_[i].next());
   }
 
   // The first slot whose action cannot be played (a slot awaiting autoreset, or dealt a position
@@ -168,7 +173,7 @@ class VectorGame {
   void step(const std::int64_t* actions) {
     for (int i = 0; i < n_; ++i) {
       if (ended_[i]) {
-        start(i, rng_.next());
+        start(i, rng_[i].next());
         continue;
       }
       if (!legal_[i].size()) {
@@ -193,19 +198,19 @@ class VectorGame {
     }
   }
 
-  // For each slot, one of its legal actions drawn uniformly (legal[draw() % n] over the ascending
-  // list); 0, with no draw, for a slot with none or awaiting autoreset.
+  // For each slot, one of its legal actions drawn uniformly by its generator (legal[draw() % n]
+  // over the ascending list); 0, with no draw, for a slot with none or awaiting autoreset.
   void sample(std::int64_t* out) {
     for (int i = 0; i < n_; ++i) {
       const int n = legal_[i].size();
-      out[i] = ended_[i] || !n ? 0 : legal_[i].nth(static_cast<int>(rng_.below(n)));
+      out[i] = ended_[i] || !n ? 0 : legal_[i].nth(static_cast<int>(rng_[i].below(n)));
     }
   }
 
-  // The bytes a slot costs: its position, legal actions, counters and buffer rows.
+  // The bytes a slot costs: its generator, position, legal actions, counters and buffer rows.
   static constexpr std::size_t bytes_per_position() {
-    return sizeof(G) + sizeof(LegalActions<G>) + sizeof(int) + 1 + kObservationSize +
-           G::kNumActions + sizeof(float) + 2 + sizeof(std::int64_t);
+    return sizeof(SplitMix64) + sizeof(G) + sizeof(LegalActions<G>) + sizeof(int) + 1 +
+           kObservationSize + G::kNumActions + sizeof(float) + 2 + sizeof(std::int64_t);
   }
 
   const G& position(int i) const { return pos_[i]; }
@@ -237,7 +242,7 @@ class VectorGame {
   int n_;
   int max_moves_;
   bool hidden_;
-  SplitMix64 rng_{0};
+  std::vector<SplitMix64> rng_;  // slot i's generator
   std::vector<G> pos_;
   std::vector<LegalActions<G>> legal_;
   std::vector<int> played_;          // moves played in the episode
@@ -250,25 +255,26 @@ class VectorGame {
   std::vector<std::int64_t> actions_;  // check_and_step()'s copy
 };
 
-// n random games from start with one SplitMix64(seed): at each move legal[draw() % len] of the
-// ascending legal actions, until none is left or max_moves are played; out[k] the k-th game's
-// final score (docs/rl.md "Batches: `VectorGame` and `playouts`").
+// Games first .. first + count - 1 of the random games from start: game k draws from
+// SplitMix64(stream_seed(seed, k)), at each move legal[draw() % len] of the ascending legal
+// actions, until none is left or max_moves are played; out[k] its final score (docs/rl.md
+// "Batches: `VectorGame` and `playouts`").
 template <class G>
-void playouts(const G& start, std::int64_t n, std::uint64_t seed, int max_moves, std::int32_t* out,
-              Interrupt& interrupt) {
-  SplitMix64 rng{seed};
+void playouts(const G& start, std::int64_t first, std::int64_t count, std::uint64_t seed,
+              int max_moves, std::int32_t* out, Interrupt& interrupt) {
   LegalActions<G> legal;
-  for (std::int64_t k = 0; k < n; ++k) {
+  for (std::int64_t k = first; k < first + count; ++k) {
+    SplitMix64 rng{stream_seed(seed, static_cast<std::uint64_t>(k))};
     G g = start;
     for (int played = 0; played < max_moves; ++played) {
       if constexpr (Has<G, NthLegalMoveOp>::value) {
-        const int count = g.count_moves();
-        if (!count) break;
-        g.make(g.nth_legal_move(static_cast<int>(rng.below(count))));
+        const int moves = g.count_moves();
+        if (!moves) break;
+        g.make(g.nth_legal_move(static_cast<int>(rng.below(moves))));
       } else {
-        const int count = legal.update(g);
-        if (!count) break;
-        g.make(g.move_at(legal.nth(static_cast<int>(rng.below(count)))));
+        const int moves = legal.update(g);
+        if (!moves) break;
+        g.make(g.move_at(legal.nth(static_cast<int>(rng.below(moves)))));
       }
       interrupt.tick();
     }

@@ -83,11 +83,28 @@ class SplitMix64:
 
     def next(self) -> int:
         """Advance and return the next draw, an int in 0 .. 2**64-1."""
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        self.state = (self.state + GAMMA) & MASK64
         z = self.state
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         return z ^ (z >> 31)
+
+
+GAMMA = 0x9E3779B97F4A7C15
+"""SplitMix64's increment: its state advances by it at every draw."""
+
+
+def stream_seed(seed: int, i: int) -> int:
+    """The seed of random stream ``i`` of ``seed`` (docs/rl.md "Random streams"): the ``(i + 1)``-th draw of
+    SplitMix64(``seed``), worked out directly as the first draw of SplitMix64(``seed + i * GAMMA``).
+
+    A batch's slot ``i`` and playout ``i`` draw from SplitMix64(``stream_seed(seed, i)``).
+
+    >>> rng = SplitMix64(7)
+    >>> [stream_seed(7, i) for i in range(3)] == [rng.next() for _ in range(3)], hex(stream_seed(7, 1))
+    (True, '0x44c3cd7f43c661c')
+    """
+    return SplitMix64((seed + i * GAMMA) & MASK64).next()
 
 
 def shuffle(items: List[int], seed: int) -> None:

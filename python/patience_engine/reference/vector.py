@@ -4,7 +4,8 @@ The executable statement of the batch interface the C++ engine implements
 (``patience_engine.VectorGame``, ``patience_engine.playouts``): same deals,
 actions, draws, rewards and flags, as lists where the engine gives numpy arrays.
 Episodes follow docs/rl.md "Episodes"; every random draw is the SplitMix64
-generator of docs/rules.md "Numbered deals".
+generator of docs/rules.md "Numbered deals", one stream per slot and per playout
+(docs/rl.md "Random streams").
 
 >>> vec = VectorGame("royal-marriage", 2)
 >>> obs, info = vec.reset(options={"deals": [1, 2]})
@@ -24,7 +25,7 @@ from .._errors import IllegalMoveError
 from .._shown import int_text, qualified_name, repr_text, type_text
 from ..limits import check_int, int_value, span
 from ._base import GAME_NAMES, Game, check_hidden, not_a_position
-from ._cards import SplitMix64, check_deal_number
+from ._cards import SplitMix64, check_deal_number, stream_seed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -107,9 +108,11 @@ class VectorGame:
     ``game``: a registry name (``registry.GAMES``, e.g. ``'royal-marriage'``) or a
     reference game class. ``num_envs``: an int in 1 .. 2**31-1. ``max_moves``: moves after which
     an episode is truncated (None: the game's ``DEFAULT_MAX_MOVES``, else an int in 1 .. 2**31-1);
-    numpy integers are ints here. ``hidden``: observations show a game with face-down cards (Geoffrey) as its player
-    sees it (docs/rl.md "Hidden view (Geoffrey)"). One SplitMix64 generator per object draws the deals
-    and ``sample_legal_actions``. Raises TypeError/ValueError naming a bad argument.
+    numpy integers are ints here. ``hidden``: observations show a game with face-down cards
+    (Geoffrey) as its player sees it (docs/rl.md "Hidden view (Geoffrey)"). Slot ``i`` draws its
+    deals and its ``sample_legal_actions`` from a generator of its own,
+    SplitMix64(``stream_seed(seed, i)``) (docs/rl.md "Random streams"). Raises TypeError/ValueError
+    naming a bad argument.
     """
 
     def __init__(self, game: object, num_envs: SupportsIndex, *, max_moves: Optional[SupportsIndex] = None,
@@ -119,14 +122,13 @@ class VectorGame:
         self.max_moves, self.hidden = episode_settings(self.game, max_moves, hidden)
         self.NUM_ACTIONS: int = self.game.NUM_ACTIONS
         self.OBSERVATION_SHAPE: Tuple[int, ...] = self.game.OBSERVATION_SHAPE
-        self._rng: Optional[SplitMix64] = None
+        self._rngs: List[SplitMix64] = []
         self._states: List[Game[Any]] = []
         self._moves: List[int] = []
         self._ended: List[bool] = []
 
-    def _draw(self) -> int:
-        assert self._rng is not None
-        return self._rng.next()
+    def _draw(self, slot: int) -> int:
+        return self._rngs[slot].next()
 
     def _started(self) -> None:
         if not self._states:
@@ -139,20 +141,21 @@ class VectorGame:
               options: Optional[Mapping[str, Any]] = None) -> Tuple[List[Any], Dict[str, Any]]:
         """Deal a new position into every slot; returns ``(obs, info)``.
 
-        ``seed`` (an int in 0 .. 2**64-1) re-seeds the generator; None keeps it (seeded from
-        ``os.urandom`` the first time). ``options={"deals": [...]}`` gives slot ``i`` deal
-        ``deals[i]``; otherwise (``options`` None or ``{}``) slot by slot ``deal = draw()``. ``obs``: ``num_envs``
+        ``seed`` (an int in 0 .. 2**64-1) re-seeds slot ``i``'s generator with
+        SplitMix64(``stream_seed(seed, i)``); None keeps them (seeded from ``os.urandom`` the first
+        time). ``options={"deals": [...]}`` gives slot ``i`` deal ``deals[i]``; otherwise
+        (``options`` None or ``{}``) slot ``i`` is dealt ``deal = draw()`` of its generator. ``obs``: ``num_envs``
         observations (nested lists of 0/1 ints of ``OBSERVATION_SHAPE``); ``info``: ``{}``.
         Raises TypeError/ValueError for a bad seed or options, changing nothing.
         """
         seed = None if seed is None else check_deal_number(seed, "seed")
         deals = self._option_deals(options)
+        if seed is None and not self._rngs:
+            seed = int.from_bytes(os.urandom(8), "little")
         if seed is not None:
-            self._rng = SplitMix64(seed)
-        elif self._rng is None:
-            self._rng = SplitMix64(int.from_bytes(os.urandom(8), "little"))
+            self._rngs = [SplitMix64(stream_seed(seed, slot)) for slot in range(self.num_envs)]
         if deals is None:
-            deals = [self._draw() for _ in range(self.num_envs)]
+            deals = [self._draw(slot) for slot in range(self.num_envs)]
         self._states = [self.game.deal(deal) for deal in deals]
         self._moves = [0] * self.num_envs
         self._ended = [False] * self.num_envs
@@ -180,7 +183,7 @@ class VectorGame:
         """Play one action in every slot; returns ``(obs, reward, terminated, truncated, info)``.
 
         Autoreset is Gymnasium's NEXT_STEP: a slot whose last step ended ignores its action, is
-        dealt ``deal = draw()`` (in slot order) and returns reward 0.0, not terminated, not
+        dealt ``deal = draw()`` of its generator and returns reward 0.0, not terminated, not
         truncated. A slot dealt a position with no legal move (Geoffrey deal 787) ignores its
         action and returns reward 0.0, terminated. Otherwise ``reward`` is the change of ``score`` (a float), ``terminated``
         whether the game is won or no legal move is left, ``truncated`` whether the episode, not terminated, has
@@ -212,7 +215,7 @@ class VectorGame:
         truncated: List[bool] = []
         for slot, action in enumerate(chosen):
             if self._ended[slot]:
-                self._states[slot] = self.game.deal(self._draw())
+                self._states[slot] = self.game.deal(self._draw(slot))
                 self._moves[slot] = 0
                 self._ended[slot] = False
                 rewards.append(0.0)
@@ -259,16 +262,16 @@ class VectorGame:
         return [state.legal_action_mask() for state in self._states]
 
     def sample_legal_actions(self) -> List[int]:
-        """One uniformly random legal action per slot: ``legal[draw() % len(legal)]``, slot by slot.
+        """One uniformly random legal action per slot: ``legal[draw() % len(legal)]``, drawn by the slot's generator.
 
         ``legal`` is the slot's ascending ``legal_actions()``; a slot with none, or awaiting
         autoreset, gets 0 and draws nothing. Raises RuntimeError before ``reset()``.
         """
         self._started()
         chosen = []
-        for state, ended in zip(self._states, self._ended):
+        for slot, (state, ended) in enumerate(zip(self._states, self._ended)):
             legal = [] if ended else state.legal_actions()
-            chosen.append(legal[self._draw() % len(legal)] if legal else 0)
+            chosen.append(legal[self._draw(slot) % len(legal)] if legal else 0)
         return chosen
 
     def state(self, i: SupportsIndex) -> Game[Any]:
@@ -287,7 +290,7 @@ def playouts(state: Game[Any], n: SupportsIndex, *, seed: SupportsIndex,
              max_moves: Optional[SupportsIndex] = None) -> List[int]:
     """The final scores of ``n`` random games from ``state`` (a list of ``n`` ints).
 
-    The games are played in turn with one generator SplitMix64(``seed``): at each move
+    Game ``k`` draws from its own generator SplitMix64(``stream_seed(seed, k)``): at each move
     ``legal[draw() % len(legal)]`` of the ascending legal actions, until none is left or
     ``max_moves`` moves are played (None: the game's ``DEFAULT_MAX_MOVES``). ``state`` is not
     changed. Raises TypeError for a state that is not a reference position, TypeError/ValueError
@@ -301,7 +304,7 @@ def playouts(state: Game[Any], n: SupportsIndex, *, seed: SupportsIndex,
     count = check_int(n, "n", 0)
     if count > 2**63 - 1:  # the engine's bound, worded as the engine words it
         raise ValueError(f"n must be {span(0, 2**63 - 1)}, got {int_text(count)}")
-    rng = SplitMix64(check_deal_number(seed, "seed"))
+    seed = check_deal_number(seed, "seed")
     limit = _max_moves(type(state), max_moves)
     # The list first, as the engine makes its array first: n too many fails at once, not after hours.
     too_many = MemoryError(f"playouts of n = {count} games: their int32 scores do not fit in memory")
@@ -312,6 +315,7 @@ def playouts(state: Game[Any], n: SupportsIndex, *, seed: SupportsIndex,
     except (MemoryError, OverflowError):
         raise too_many from None
     for k in range(count):
+        rng = SplitMix64(stream_seed(seed, k))
         game = state.copy()
         for _ in range(limit):
             legal = game.legal_moves()
