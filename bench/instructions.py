@@ -361,22 +361,25 @@ def run_children(names: Sequence[str]) -> None:
     sys.setswitchinterval(3600)
     threads: List[Tuple[Any, Any]] = []  # per workload: (its hold lock, its exit lock)
     for name in names:
-        w = by_name(name)
         line: Dict[str, Any] = {"name": name}
         finished, hold, gone = (_thread.allocate_lock() for _ in range(3))
         for lock in (finished, hold, gone):
             lock.acquire()
+        # A name the parent chose may name no workload of this build (a game it was built without).
+        w = next((known for known in workloads() if known.name == name), None)
         job: Optional[Callable[[], Any]] = None
         nodes = 0
         try:
+            if w is None:
+                raise LookupError("this build has no such workload (a game it was built without?)")
             job, nodes = prepare(w)
         except Exception as error:  # reported to the parent, which names the workload
             line["error"] = f"{type(error).__name__}: {error}"
 
-        def target(w: Workload = w, job: Optional[Callable[[], Any]] = job, nodes: int = nodes,
+        def target(w: Optional[Workload] = w, job: Optional[Callable[[], Any]] = job, nodes: int = nodes,
                    line: Dict[str, Any] = line, finished: Any = finished, hold: Any = hold,
                    gone: Any = gone) -> None:
-            if job is not None:
+            if job is not None and w is not None:
                 try:
                     check(w, job())
                     line["nodes"] = nodes

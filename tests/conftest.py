@@ -78,7 +78,7 @@ def card_token(rank: int, suit: int) -> str:
 
 
 def splitmix_table(seed: int, count: int) -> List[int]:
-    """The README's Zobrist key construction (SplitMix64 from ``seed``), restated independently of both implementations."""
+    """docs/architecture.md "Zobrist keys": SplitMix64 from ``seed``, restated independently of both implementations."""
     keys, state, mask = [], seed, U64 - 1
     for _ in range(count):
         state = (state + 0x9E3779B97F4A7C15) & mask

@@ -36,7 +36,7 @@ DATA = {
     "RULES_PERFT": "deal -> perft counts by depth, docs/rules.md \"Check values\" (tests/test_perft.py)",
     "MORE_PERFT": "deal -> perft counts by depth of more deals (tests/test_perft.py)",
     "GOLDEN_KEYS": "deal -> (hash, canonical_hash) (tests/test_hashing.py)",
-    "documented_keys": "text -> (hash, canonical_hash) by the README's construction (tests/test_hashing.py)",
+    "documented_keys": "text -> (hash, canonical_hash) by docs/architecture.md \"Zobrist keys\" (tests/test_hashing.py)",
     "SIGNATURE_PERFT": "(deal, depth) -> the bench signature's perft count (tests/test_signature.py)",
     "SIGNATURE_SOLVES": "deal -> the end of the bench signature's solve line (tests/test_signature.py)",
     "MOVE_PROPERTIES": "move property -> the types of its values (tests/test_move_parity.py)",

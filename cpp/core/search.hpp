@@ -5,12 +5,12 @@
 // What a game and its SolverRules<G> (specialised in games/<game>/<game>_solver.hpp) provide is
 // declared in core/game_concept.hpp; Solver<G> checks both first.
 //
-// Every game is solved as "maximise a value": Royal Marriage and Geoffrey score 1 for a won
-// position and 0 for any other dead end; Germaine 2-Move scores its docs/rules.md "Germaine
-// 2-Move" score. A search returns an upper bound on the best value reachable from a position,
-// exact when it beats the best found so far (or the floor: while Germaine hunts for a win, values
-// below a win); the table stores those upper bounds. "Lost" is therefore "the best value
-// reachable is below a win", proven by a search that ran to the end.
+// Every game is solved as "maximise a value": a game that is won or lost scores 1 for a won
+// position and 0 for any other dead end; one played for its score (SolverRules<G>::kScored:
+// Germaine 2-Move) scores its docs/rules.md score. A search returns an upper bound on the best
+// value reachable from a position, exact when it beats the best found so far (or the floor: while
+// Germaine hunts for a win, values below a win); the table stores those upper bounds. "Lost" is
+// therefore "the best value reachable is below a win", proven by a search that ran to the end.
 //
 // Every game is acyclic (core/game_concept.hpp; each game's solver header says why): Royal
 // Marriage, Germaine and The Wish lose a card or a unit of slide allowance on every move, and once

@@ -3,7 +3,7 @@
 Importing this module registers, for ``gymnasium.make`` and ``gymnasium.make_vec``, one id per
 game of the registry, ``patience_engine/<class name>-v0`` (``ENV_IDS``): ``RoyalMarriage-v0``,
 ``Germaine-v0`` and ``Geoffrey-v0``. A game with face-down cards (Geoffrey) is played as its player
-sees it (``hidden=True``) unless made with ``hidden=False`` (docs/rl.md "Hidden view (Geoffrey)").
+sees it (``hidden=True``) unless made with ``hidden=False`` (docs/rl.md "Hidden view").
 
 ``PatienceEnv`` is one position; ``PatienceVectorEnv`` (``make_vec(...,
 vectorization_mode="vector_entry_point")``) is a ``VectorGame`` stepped in one call. Both

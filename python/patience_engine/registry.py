@@ -88,7 +88,7 @@ class GameInfo:
     """Default depth of ``patience perft``: the reference needs a few seconds on deal 1."""
     bench: Bench
     hidden_cards: bool = False
-    """True when some cards lie face down: the game has a hidden view (docs/rl.md "Hidden view (Geoffrey)"),
+    """True when some cards lie face down: the game has a hidden view (docs/rl.md "Hidden view"),
     and its Gymnasium environment is hidden by default."""
     blind_players: bool = False
     """True when the players of ``patience_engine.players`` play it, seeing only what a player sees
@@ -228,7 +228,7 @@ ENTRIES: Tuple[GameInfo, ...] = (
     # The example game of docs/adding-a-game.md, compiled only with CMake PATIENCE_EXAMPLE_GAME. PySolFC has
     # it (game 328), but its layouts are not dealt here: pysol_id stays None.
     GameInfo(
-        "the-wish", "The Wish", "TheWish", "the_wish", perft_depth=16, hidden_cards=True, optional=True,
+        "the-wish", "The Wish", "TheWish", "the_wish", perft_depth=12, hidden_cards=True, optional=True,
         bench=Bench(
             # A game is at most 16 moves, so the timed walks go to its end: deal 154 has the second most winning
             # lines of deals 0-299, deal 3 the fourth. Bulk counting saves nothing on trees this narrow, so both

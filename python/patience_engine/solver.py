@@ -1,7 +1,8 @@
 """Solving a position: ``solve(state) -> Solution``, the C++ search of ``_core.solve``.
 
-Royal Marriage and Geoffrey are won or lost; Germaine 2-Move is played for the
-highest score (docs/rules.md "Germaine 2-Move"), and counts as won when the line leaves one card.
+A game is won or lost; one played for its score (``registry.GameInfo.played_for_score``:
+Germaine 2-Move, docs/rules.md "Germaine 2-Move") is searched for the highest score, and counts as
+won when the line leaves one card.
 How the search works is in docs/solver.md.
 
 >>> from patience_engine import RoyalMarriage, solve

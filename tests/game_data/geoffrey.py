@@ -82,7 +82,7 @@ their construction shows here."""
 
 
 def documented_keys(text: str) -> Tuple[int, int]:
-    """(hash, canonical_hash) of a position's text by the README's key construction, with no engine code:
+    """(hash, canonical_hash) of a position's text by docs/architecture.md "Zobrist keys", with no engine code:
     keys for the cards home, each card on the card below it, each column's bottom card (in its column for
     the exact key, in any column for the canonical one, which the columns' order leaves alone) and each
     face-down card."""

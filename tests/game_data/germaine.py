@@ -78,7 +78,7 @@ their construction shows here."""
 
 
 def documented_keys(text: str) -> Tuple[int, int]:
-    """(hash, canonical_hash) of a position's text by the README's key construction, with no engine code:
+    """(hash, canonical_hash) of a position's text by docs/architecture.md "Zobrist keys", with no engine code:
     one key per card in its cell and one for the slide allowance; the canonical key is the least of the
     grid's four reflections' keys."""
     table = splitmix_table(0x4765726D61696E65, 52 * 52 + 3)
@@ -207,7 +207,7 @@ must agree: none, as most such solves of Germaine's deals stop unknown (8 of the
 and the 60 would add seconds; tests/test_solver.py checks Germaine's best scores against an exhaustive
 search instead."""
 HARD_DEAL = 890
-"""The one deal of 1-1000 where the solver found no one-card finish in 10^7 nodes (the README's survey; it
+"""The one deal of 1-1000 where the solver found no one-card finish in 10^7 nodes (docs/results.md "Winnability"; it
 finds one after about 1.9 * 10^8): unknown under every limit the tests set."""
 
 # --- pictures and the solution page (tests/test_pictures.py, tests/test_browser.py) ------------

@@ -63,7 +63,7 @@ their construction shows here."""
 
 
 def documented_keys(text: str) -> Tuple[int, int]:
-    """(hash, canonical_hash) of a position's text by the README's key construction, with no engine code:
+    """(hash, canonical_hash) of a position's text by docs/architecture.md "Zobrist keys", with no engine code:
     one key per pair of neighbouring cards in the row; the row has no symmetry, so both keys are one."""
     row = [card_index(t) for t in text.split()]
     nxt = splitmix_table(0x526F79616C4D6172, 52 * 52)

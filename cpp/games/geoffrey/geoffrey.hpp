@@ -63,7 +63,7 @@ struct Geoffrey {
   static std::string move_text(const Move& m);
   // The position in its text format (docs/rules.md "Text formats"), no trailing newline.
   std::string to_text() const { return to_text(false); }
-  // With hidden, each face-down card is written "(??)" (docs/rl.md "Hidden view (Geoffrey)").
+  // With hidden, each face-down card is written "(??)" (docs/rl.md "Hidden view").
   static constexpr bool kHasFaceDown = true;
   std::string to_text(bool hidden) const;
 

@@ -104,7 +104,7 @@ struct Germaine {
   static std::string move_text(const Move& m);
   // Four lines of 13 tokens and "slides: N", no trailing newline.
   std::string to_text() const;
-  // No card is face down: the hidden view is the text (docs/rl.md "Hidden view (Geoffrey)"), and
+  // No card is face down: the hidden view is the text (docs/rl.md "Hidden view"), and
   // determinize() is not needed.
   static constexpr bool kHasFaceDown = false;
   std::string to_text(bool) const { return to_text(); }

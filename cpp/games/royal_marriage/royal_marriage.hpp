@@ -65,7 +65,7 @@ struct RoyalMarriage {
   static std::string move_text(const Move& m);
   // The row, 13 cards to a line, lines joined by "\n".
   std::string to_text() const;
-  // No card is face down: the hidden view is the text (docs/rl.md "Hidden view (Geoffrey)"), and
+  // No card is face down: the hidden view is the text (docs/rl.md "Hidden view"), and
   // determinize() is not needed.
   static constexpr bool kHasFaceDown = false;
   std::string to_text(bool) const { return to_text(); }

@@ -8,8 +8,9 @@ keys up to date), ``_position`` (a tuple that identifies the position),
 ``hash``, ``canonical_hash``, ``is_won`` and ``score``; for the RL interface
 (docs/rl.md) the class constants ``NUM_ACTIONS``, ``OBSERVATION_SHAPE`` and
 ``DEFAULT_MAX_MOVES``, ``_decode`` (action -> move) and ``_observe``; its
-Move subclass supplies ``_encode`` (move key -> action). A game with
-face-down cards overrides ``_determinize``.
+Move subclass supplies ``_parse`` (notation -> move key), ``_encode`` (move key -> action),
+``__str__`` (the notation) and the move's own properties. A game with face-down cards overrides
+``_determinize``.
 """
 
 from __future__ import annotations
@@ -194,7 +195,7 @@ class Game(Generic[MoveT]):
         """The position in the game's text format (docs/rules.md "Text formats").
 
         ``hidden=True`` writes what the player sees: each face-down card as
-        ``(??)`` (a game without face-down cards has none; docs/rl.md "Hidden view (Geoffrey)"), a
+        ``(??)`` (a game without face-down cards has none; docs/rl.md "Hidden view"), a
         text that ``from_text`` refuses. Raises TypeError for a non-bool ``hidden``.
         """
         return self._text(check_hidden(hidden))

@@ -200,9 +200,17 @@ def geoffrey_text(number: Union[SupportsIndex, str]) -> str:
     return "Foundations: C-0 D-0 H-0 S-0\n" + "\n".join(" ".join(column) for column in columns)
 
 
-_LAYOUTS: Dict[str, Callable[[Union[SupportsIndex, str]], str]] = {
-    name: globals()[f"{GAMES[name].module}_text"] for name in PYSOL_GAME_IDS}
-"""Each PySolFC game's layout function by command-line name: ``<registry module>_text`` above."""
+def _layout_function(name: str) -> Callable[[Union[SupportsIndex, str]], str]:
+    """The layout function of a game with a PySolFC id: ``<registry module>_text`` above."""
+    function = globals().get(f"{GAMES[name].module}_text")
+    if function is None:
+        raise ImportError(f"the registry gives {name} PySolFC's game id {GAMES[name].pysol_id}, but "
+                          f"patience_engine/reference/pysol.py has no {GAMES[name].module}_text() to deal its layouts")
+    return function  # type: ignore[no-any-return]
+
+
+_LAYOUTS: Dict[str, Callable[[Union[SupportsIndex, str]], str]] = {name: _layout_function(name) for name in PYSOL_GAME_IDS}
+"""Each PySolFC game's layout function by command-line name."""
 
 
 def layout_text(game: str, number: Union[SupportsIndex, str]) -> str:

@@ -109,7 +109,7 @@ class VectorGame:
     reference game class. ``num_envs``: an int in 1 .. 2**31-1. ``max_moves``: moves after which
     an episode is truncated (None: the game's ``DEFAULT_MAX_MOVES``, else an int in 1 .. 2**31-1);
     numpy integers are ints here. ``hidden``: observations show a game with face-down cards
-    (Geoffrey) as its player sees it (docs/rl.md "Hidden view (Geoffrey)"). Slot ``i`` draws its
+    (Geoffrey) as its player sees it (docs/rl.md "Hidden view"). Slot ``i`` draws its
     deals and its ``sample_legal_actions`` from a generator of its own,
     SplitMix64(``stream_seed(seed, i)``) (docs/rl.md "Random streams"). Raises TypeError/ValueError
     naming a bad argument.
