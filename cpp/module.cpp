@@ -6,6 +6,7 @@
 #include "core/bind_args.hpp"
 #include "core/bind_position.hpp"
 #include "core/pybind11_internals.hpp"
+#include "core/thread_pool.hpp"
 
 namespace py = pybind11;
 
@@ -18,6 +19,11 @@ PYBIND11_MODULE(_core, m) {
   m.attr("__version__") = PATIENCE_VERSION;
   m.attr("BUILD_TYPE") = PATIENCE_BUILD_TYPE;
   m.attr("MAX_PERFT_DEPTH") = pe::kMaxPerftDepth;
+  m.attr("MAX_THREADS") = pe::kMaxThreads;
+  m.def("usable_cores", &pe::usable_cores,
+        "The number of CPUs this process may run on, an int >= 1: its CPU affinity, capped by a "
+        "cgroup CPU quota where one is set (cgroup v2 cpu.max or v1 cpu.cfs_quota_us, rounded "
+        "up). What num_threads=0 runs on.");
 #ifdef NDEBUG
   m.attr("OPTIMIZED") = true;
 #else

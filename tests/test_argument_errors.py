@@ -209,15 +209,16 @@ def test_a_wrong_number_of_arguments_is_one_line(game: str) -> None:
 def test_module_functions_and_vector_game_give_one_line_arity_errors() -> None:
     state = pe.Geoffrey.deal(1)
     for call, expected in [
-        (lambda: pe.perft(state), "perft() takes (state, depth, bulk = True), got 1 positional argument; missing depth"),
+        (lambda: pe.perft(state), "perft() takes (state, depth, bulk = True, *, num_threads = 1), got 1 positional "
+                                  "argument; missing depth"),
         (lambda: pe.playouts(state, 3),
-         "playouts() takes (state, n, *, seed, max_moves = None), got 2 positional arguments; "
+         "playouts() takes (state, n, *, seed, max_moves = None, num_threads = 1), got 2 positional arguments; "
          "missing seed"),
         (lambda: pe.VectorGame("geoffrey"),
-         "VectorGame() takes (game, num_envs, *, max_moves = None, hidden = False), got 1 positional argument; "
-         "missing num_envs"),
+         "VectorGame() takes (game, num_envs, *, max_moves = None, hidden = False, num_threads = 1), got 1 positional "
+         "argument; missing num_envs"),
         (lambda: pe.VectorGame("geoffrey", 2, 5), "VectorGame() takes (game, num_envs, *, max_moves = None, "
-                                                  "hidden = False), got 3 positional arguments"),
+                                                  "hidden = False, num_threads = 1), got 3 positional arguments"),
         (lambda: state.to_text(foo=1, bar=2), "to_text() takes (hidden = False), got keywords foo, bar"),
         (lambda: state.play(), "play() takes (move: GeoffreyMove | str | int), got no arguments; missing move"),
     ]:

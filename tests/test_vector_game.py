@@ -259,7 +259,8 @@ def test_deals_may_be_a_numpy_array_in_both_implementations() -> None:
 
 def test_playouts_name_what_is_missing_or_too_big() -> None:
     state = pe.Germaine.deal(1)
-    with pytest.raises(TypeError, match=r"^playouts\(\) takes \(state, n, \*, seed, max_moves = None\), got 1 positional "
+    with pytest.raises(TypeError, match=r"^playouts\(\) takes \(state, n, \*, seed, max_moves = None, num_threads = 1\), "
+                                        r"got 1 positional "
                                         r"argument and keyword n; missing seed$"):
         playouts(state, n=3)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match=r"; missing n, seed$"):

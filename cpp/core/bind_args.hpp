@@ -16,6 +16,7 @@
 
 #include "core/cards.hpp"
 #include "core/perft.hpp"
+#include "core/thread_pool.hpp"
 
 namespace pe {
 namespace py = pybind11;
@@ -223,6 +224,12 @@ py::array_t<T> zeroed_array(const Shape& shape) {
 }
 
 // Reads a perft depth: an int in 0 .. kMaxPerftDepth (TypeError or ValueError otherwise).
+// Reads num_threads (0 .. kMaxThreads) as the number of threads to run on: 0 is every core the
+// process may use (usable_cores()).
+inline int threads_argument(const py::handle& given) {
+  return resolve_threads(int_in_range(given, "num_threads", 0, kMaxThreads));
+}
+
 inline int perft_depth(const py::handle& given) {
   return int_in_range(given, "perft depth", 0, kMaxPerftDepth);
 }

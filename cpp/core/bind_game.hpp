@@ -195,7 +195,11 @@ py::class_<typename G::Move> bind_game(py::module_& m) {
 
   // perft() and solve() take any game's position: bind_position_functions() picks the game.
   game_functions().push_back(
-      GameFunctions{G::kName, &holds_position<G>, &perft_position<G>, &solve_position<G>});
+      GameFunctions{G::kName, &holds_position<G>, &perft_position<G>,
+                    [](const py::handle& state, int depth, bool bulk, int threads) {
+                      return threaded_game<G>().perft(state, depth, bulk, threads);
+                    },
+                    &solve_position<G>});
   return move;
 }
 

@@ -61,7 +61,9 @@ struct ProgressFailed {};
 struct GameFunctions {
   const char* name;
   bool (*holds)(const py::handle& state);
-  std::uint64_t (*perft)(const py::handle& state, int depth, bool bulk);
+  std::uint64_t (*perft)(const py::handle& state, int depth, bool bulk);  // one thread
+  // The same on threads threads: G's threaded calls (core/threaded.hpp).
+  std::uint64_t (*perft_threaded)(const py::handle& state, int depth, bool bulk, int threads);
   py::tuple (*solve)(const py::handle& state, const SolveOptions& opt, SolveProgress& progress);
 };
 inline std::vector<GameFunctions>& game_functions() {
@@ -74,7 +76,7 @@ bool holds_position(const py::handle& state) {
   return py::isinstance<PyState<G>>(state);
 }
 
-// perft of a G position (holds_position<G>(state)), without the GIL.
+// perft of a G position (holds_position<G>(state)) on one thread, without the GIL.
 template <class G>
 std::uint64_t perft_position(const py::handle& state, int depth, bool bulk) {
   G g = state.cast<const PyState<G>&>().pos;
@@ -148,16 +150,23 @@ inline const GameFunctions& game_of(const py::handle& state, const std::string& 
 inline void bind_position_functions(py::module_& m) {
   m.def(
       "perft",
-      [](const py::object& state, const py::object& depth, const py::object& bulk) {
+      [](const py::object& state, const py::object& depth, const py::object& bulk,
+         const py::object& num_threads) {
         const GameFunctions& game = game_of(state, "perft");
-        return game.perft(state, perft_depth(depth), bool_argument(bulk, "perft bulk"));
+        const int d = perft_depth(depth);
+        const bool b = bool_argument(bulk, "perft bulk");
+        const int threads = threads_argument(num_threads);
+        return threads == 1 ? game.perft(state, d, b) : game.perft_threaded(state, d, b, threads);
       },
-      py::arg("state"), py::arg("depth"), py::arg("bulk") = true,
+      py::arg("state"), py::arg("depth"), py::arg("bulk") = true, py::kw_only(),
+      py::arg("num_threads") = 1,
       "The number of legal move sequences of depth moves from state (nodes, an int; Perft in "
       "docs/rules.md); state is not changed. bulk counts the last ply's moves without making them "
-      "(the same count, faster). Releases the GIL; Ctrl-C raises KeyboardInterrupt. Raises "
-      "TypeError for a state that is not a RoyalMarriage, Germaine or Geoffrey position, a non-int "
-      "depth or a non-bool bulk, and ValueError for a depth outside 0 .. MAX_PERFT_DEPTH.");
+      "(the same count, faster). num_threads (0 .. 1024; 0: every core the process may use) "
+      "splits the tree below the root over threads: the same count, sooner. Releases the GIL; "
+      "Ctrl-C raises KeyboardInterrupt. Raises TypeError for a state that is not a position of a "
+      "game of patience_engine.GAMES, a non-int depth or num_threads or a non-bool bulk, and "
+      "ValueError for a depth outside 0 .. MAX_PERFT_DEPTH or num_threads outside 0 .. 1024.");
 
   // solve(state, node_limit, time_limit, table_bytes, pruning, progress=None) -> (status, moves,
   // score, nodes, proven), also attached to a KeyboardInterrupt as _so_far. Private: it takes the

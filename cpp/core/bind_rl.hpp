@@ -15,6 +15,7 @@
 #include "core/bind_position.hpp"
 #include "core/bind_vector.hpp"
 #include "core/py_state.hpp"
+#include "core/threaded.hpp"
 
 namespace pe {
 namespace py = pybind11;
@@ -98,11 +99,13 @@ void register_vector_game(const py::class_<PyState<G>>& cls) {
   vector_entries().push_back(VectorEntry{
       cls, G::kNumActions, G::kDefaultMaxMoves, VectorGame<G>::bytes_per_position(),
       std::vector<py::ssize_t>(G::kObservationShape.begin(), G::kObservationShape.end()),
-      [](int num_envs, int max_moves, bool hidden) -> std::unique_ptr<AnyVectorGame> {
-        return std::make_unique<AnyVectorGameOf<G, State>>(num_envs, max_moves, hidden);
+      [](int num_envs, int max_moves, bool hidden, int threads) -> std::unique_ptr<AnyVectorGame> {
+        return std::make_unique<AnyVectorGameOf<G, State>>(num_envs, max_moves, hidden, threads);
       },
-      [](const py::handle& state, std::int64_t n, std::uint64_t seed, int max_moves,
+      [](const py::handle& state, std::int64_t n, std::uint64_t seed, int max_moves, int threads,
          std::int32_t* out) {
+        if (threads > 1)
+          return threaded_game<G>().playouts(state, n, seed, max_moves, threads, out);
         const G start = state.cast<const State&>().pos;
         run_interruptible(
             [&](Interrupt& interrupt) { playouts(start, 0, n, seed, max_moves, out, interrupt); });

@@ -117,14 +117,18 @@ int max_moves_argument(const py::object& max_moves, const VectorEntry& entry) {
 // buffers, made once. The views' base is a capsule that shares the batch, so an array kept after
 // the VectorGame is gone still reads live memory.
 //
-// The lock keeps a second Python thread out of the batch while step() or reset() runs without the
-// GIL. So that no two threads wait for each other, a thread holding the lock never waits for the
-// GIL: step() and reset() release the GIL before they lock, and the methods that keep the GIL lock
-// while holding it and call no Python code until they unlock. Every field but the batch is read
+// The lock keeps a second Python thread out of the batch while step(), reset() or
+// sample_legal_actions() runs without the GIL (on the batch's threads). So that no two threads
+// wait for each other, a thread holding the lock never waits for the GIL: those three release the
+// GIL before they lock, and the methods that keep the GIL lock while holding it and call no Python
+// code until they unlock. Every field but the batch is read
 // and written with the GIL held.
 struct PyVectorGame {
   std::shared_ptr<AnyVectorGame> impl;
   std::unique_ptr<std::mutex> batch = std::make_unique<std::mutex>();
+  // The batch's threads, owned here and not by impl, which the numpy views share: they stop when
+  // the VectorGame goes, whatever views outlive it.
+  std::unique_ptr<BlockRunner> runner;
   py::object game;
   int max_moves;
   bool hidden;
@@ -267,26 +271,30 @@ void bind_vector(py::module_& m) {
       m, "VectorGame",
       "num_envs positions of one game stepped together in C++, with Gymnasium's vector API "
       "(docs/rl.md \"Episodes\").\n\n"
-      "``VectorGame(game, num_envs, *, max_moves=None, hidden=False)``: game is a registry name "
-      "('royal-marriage', 'germaine', 'geoffrey') or a C++ game class; num_envs an int in "
+      "``VectorGame(game, num_envs, *, max_moves=None, hidden=False, num_threads=1)``: game is "
+      "a registry name (patience_engine.GAMES) or a C++ game class; num_envs an int in "
       "1 .. 2**31-1; max_moves (None: the game's DEFAULT_MAX_MOVES, else an int in "
-      "1 .. 2**31-1) truncates an episode; hidden=True gives Geoffrey's hidden view. Raises "
+      "1 .. 2**31-1) truncates an episode; hidden=True gives the hidden view of a game with "
+      "face-down cards; num_threads (0 .. 1024, 0: every core the process may use) steps the "
+      "slots in contiguous blocks on a pool of threads the batch owns, at most one thread per 64 "
+      "slots, with the same results at any count (docs/rl.md \"Random streams\"). Raises "
       "TypeError/ValueError naming a bad argument, MemoryError when the batch does not fit. "
       "The arrays returned are views of the engine's own buffers, overwritten by the next "
       "step() or reset(): copy what you keep; the observations and masks are read-only. "
-      "step() and reset() run without the GIL; a lock keeps threads sharing one VectorGame "
-      "from running its methods at once.",
+      "step(), reset() and sample_legal_actions() run without the GIL; a lock keeps threads "
+      "sharing one VectorGame from running its methods at once.",
       py::is_final());
   // VectorGame(...) is built whole by __new__ (own_new(), core/pybind11_internals.hpp), so no
   // route from Python reaches an instance whose batch was not made; __init__ has nothing to do.
   const py::cpp_function make(
       [](const py::object& game, const py::object& num_envs, const py::object& max_moves,
-         const py::object& hidden) {
+         const py::object& hidden, const py::object& num_threads) {
         const VectorEntry& entry = entry_of_game(game);
         const int n = static_cast<int>(int_argument(num_envs, "num_envs", 1, INT_MAX));
         const int limit = max_moves_argument(max_moves, entry);
         PyVectorGame v;
         v.hidden = bool_argument(hidden, "hidden");
+        const int threads = threads_argument(num_threads);
         const std::uint64_t bytes = static_cast<std::uint64_t>(n) * entry.bytes_per_position;
         const auto too_big = [&] {
           raise_python(PyExc_MemoryError, "VectorGame of " + std::to_string(n) + " positions of " +
@@ -298,10 +306,11 @@ void bind_vector(py::module_& m) {
         // allocation could succeed and the process be killed when the pages are touched.
         if (bytes > physical_memory()) too_big();
         try {
-          v.impl = entry.make(n, limit, v.hidden);
+          v.impl = entry.make(n, limit, v.hidden, threads);
         } catch (const std::bad_alloc&) {
           too_big();
         }
+        v.runner = std::make_unique<BlockRunner>(v.impl->threads());
         v.game = py::reinterpret_borrow<py::object>(entry.cls);
         v.max_moves = limit;
         v.num_actions = entry.num_actions;
@@ -318,7 +327,7 @@ void bind_vector(py::module_& m) {
         return v;
       },
       py::name("VectorGame"), py::arg("game"), py::arg("num_envs"), py::kw_only(),
-      py::arg("max_moves") = py::none(), py::arg("hidden") = false);
+      py::arg("max_moves") = py::none(), py::arg("hidden") = false, py::arg("num_threads") = 1);
   one_line_argument_errors(make);
   own_new(cls,
           [make, vector_type = py::handle(cls)](const py::handle& type, const py::args& args,
@@ -335,6 +344,10 @@ void bind_vector(py::module_& m) {
        throw py::type_error("VectorGame is made by VectorGame(game, num_envs, ...)");
      }))
       .def_property_readonly("num_envs", [](const PyVectorGame& v) { return v.impl->num_envs(); })
+      .def_property_readonly(
+          "num_threads", [](const PyVectorGame& v) { return v.impl->threads(); },
+          "The threads the batch is stepped on: num_threads as asked (0: every core the process "
+          "may use), but at most one per 64 slots.")
       .def_readonly("max_moves", &PyVectorGame::max_moves)
       .def_readonly("hidden", &PyVectorGame::hidden)
       .def_readonly("game", &PyVectorGame::game, "The C++ game class.")
@@ -358,7 +371,7 @@ void bind_vector(py::module_& m) {
               py::gil_scoped_release release;
               const std::lock_guard<std::mutex> lock(*v.batch);
               if (reseed) v.impl->seed(*reseed);
-              v.impl->reset(deals.empty() ? nullptr : deals.data());
+              v.impl->reset(deals.empty() ? nullptr : deals.data(), *v.runner);
             }
             v.started = true;
             return py::make_tuple(v.observations, py::dict());
@@ -379,7 +392,7 @@ void bind_vector(py::module_& m) {
             {
               py::gil_scoped_release release;
               const std::lock_guard<std::mutex> lock(*v.batch);
-              fault = v.impl->check_and_step(data);
+              fault = v.impl->check_and_step(data, *v.runner);
             }
             if (fault.slot >= 0) raise_fault(v, fault, a);
             return py::make_tuple(v.observations, v.rewards, v.terminated, v.truncated, py::dict());
@@ -408,8 +421,11 @@ void bind_vector(py::module_& m) {
             v.check_started();
             py::array_t<std::int64_t> out(v.impl->num_envs());
             std::int64_t* data = out.mutable_data();
-            const std::lock_guard<std::mutex> lock(*v.batch);
-            v.impl->sample(data);
+            {
+              py::gil_scoped_release release;
+              const std::lock_guard<std::mutex> lock(*v.batch);
+              v.impl->sample(data, *v.runner);
+            }
             return out;
           },
           "int64 array (num_envs,): per slot a uniformly drawn legal action (legal[draw() % n] of "
@@ -434,26 +450,28 @@ void bind_vector(py::module_& m) {
   m.def(
       "playouts",
       [](const py::object& state, const py::object& n, const py::object& seed,
-         const py::object& max_moves) {
+         const py::object& max_moves, const py::object& num_threads) {
         const VectorEntry& entry = entry_of_state(state);
         const long long count = int_argument(n, "n", 0, LLONG_MAX);
         const std::uint64_t s = deal_number(seed, "seed");
         const int limit = max_moves_argument(max_moves, entry);
+        const int threads = threads_argument(num_threads);
         if (static_cast<std::uint64_t>(count) > physical_memory() / sizeof(std::int32_t))
           raise_python(PyExc_MemoryError, "playouts of n = " + std::to_string(count) +
                                               " games: their int32 scores do not fit in memory");
         py::array_t<std::int32_t> out(static_cast<py::ssize_t>(count));
-        entry.playouts(state, count, s, limit, out.mutable_data());
+        entry.playouts(state, count, s, limit, threads, out.mutable_data());
         return out;
       },
       py::arg("state"), py::arg("n"), py::kw_only(), py::arg("seed"),
-      py::arg("max_moves") = py::none(),
+      py::arg("max_moves") = py::none(), py::arg("num_threads") = 1,
       "n random games from state, game k with the generator SplitMix64(stream_seed(seed, k)) "
       "(docs/rl.md \"Random streams\"): at each move "
       "legal[draw() % len] of the ascending legal actions, until no move is left or max_moves "
-      "(None: DEFAULT_MAX_MOVES) are played. Returns the n final scores (int32 array). Releases "
-      "the GIL; Ctrl-C raises KeyboardInterrupt. TypeError/ValueError naming a bad argument, "
-      "MemoryError when n scores do not fit in memory.");
+      "(None: DEFAULT_MAX_MOVES) are played. Returns the n final scores (int32 array), the same "
+      "at any num_threads (0 .. 1024; 0: every core the process may use). Releases the GIL; "
+      "Ctrl-C raises KeyboardInterrupt. TypeError/ValueError naming a bad argument, MemoryError "
+      "when n scores do not fit in memory.");
 }
 
 }  // namespace pe

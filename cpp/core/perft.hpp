@@ -98,7 +98,9 @@ std::uint64_t count_three_plies_by_moves(G& g, Interrupt* interrupt) {
 // Number of legal move sequences of length depth from g (docs/rules.md "Perft"); g is restored.
 // bulk: count the last two plies without making their moves (count_moves(), count_two_plies()),
 // and the game's count_three_plies() when it has one.
-template <class G>
+// kThreaded: the subtrees of a threaded perft walk their own instantiation (core/threaded.hpp says
+// why they keep apart).
+template <class G, bool kThreaded = false>
 std::uint64_t perft(G& g, int depth, bool bulk, Interrupt& interrupt) {
   if (depth == 0) return 1;
   interrupt.tick();
@@ -122,7 +124,7 @@ std::uint64_t perft(G& g, int depth, bool bulk, Interrupt& interrupt) {
     const typename G::Undo undo = g.make(moves[i]);
     // A leaf counts here, without a call: most nodes are leaves, and whether the compiler inlines
     // the depth test into this loop depends on what else the module holds.
-    total += depth == 1 ? 1 : perft(g, depth - 1, bulk, interrupt);
+    total += depth == 1 ? 1 : perft<G, kThreaded>(g, depth - 1, bulk, interrupt);
     g.unmake(moves[i], undo);
   }
   return total;

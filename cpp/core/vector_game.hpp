@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -15,8 +16,70 @@
 #include "core/game_concept.hpp"
 #include "core/perft.hpp"
 #include "core/rl.hpp"
+#include "core/thread_pool.hpp"
 
 namespace pe {
+
+inline constexpr std::size_t kCacheLine = 64;
+
+// An allocator of arrays that start on a cache line (below: no two threads' slots share one).
+template <class T>
+struct LineAllocator {
+  using value_type = T;
+  LineAllocator() = default;
+  template <class U>
+  explicit LineAllocator(const LineAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{kCacheLine}));
+  }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{kCacheLine}); }
+  friend bool operator==(const LineAllocator&, const LineAllocator&) { return true; }
+  friend bool operator!=(const LineAllocator&, const LineAllocator&) { return false; }
+};
+
+// A batch's per-slot array: slot i's entry, or its row of a fixed size.
+template <class T>
+using SlotArray = std::vector<T, LineAllocator<T>>;
+
+// A batch's slots cut into blocks for threads, block b holding slots begin(b) .. end(b) - 1. Every
+// block but the last is a multiple of kBlockSlots slots, so that in every SlotArray (each starting
+// on a cache line, each slot's entry or row at least a byte) a block starts on a line of its own:
+// the threads stepping two blocks never write to one cache line. A batch therefore uses at most
+// one thread per kBlockSlots slots.
+struct SlotBlocks {
+  static constexpr int kBlockSlots = static_cast<int>(kCacheLine);
+  int n;
+  int size;   // slots per block, a multiple of kBlockSlots
+  int count;  // blocks: at most the threads asked for
+
+  SlotBlocks(int slots, int threads) : n(slots) {
+    const int most = (n + kBlockSlots - 1) / kBlockSlots;
+    const int wanted = std::max(1, std::min(threads, most));
+    const int per = (n + wanted - 1) / wanted;
+    size = (per + kBlockSlots - 1) / kBlockSlots * kBlockSlots;
+    count = (n + size - 1) / size;
+  }
+  int begin(int b) const { return b * size; }
+  int end(int b) const { return std::min(n, (b + 1) * size); }
+};
+
+// Steps a batch's blocks: on the calling thread alone, or on a pool the runner owns, one block per
+// thread, the same block on the same thread at every call (its slots stay in that core's caches).
+// The binding's VectorGame owns it, so its threads stop when the Python object goes, whatever numpy
+// views still hold the batch's buffers.
+class BlockRunner {
+ public:
+  explicit BlockRunner(int threads) : pool_(threads) {}
+  int threads() const { return pool_.threads(); }
+  // body(begin, end) for every block.
+  template <class Body>
+  void run(const SlotBlocks& blocks, Body&& body) {
+    pool_.run_each(blocks.count, [&](int b, int) { body(blocks.begin(b), blocks.end(b)); }, [] {});
+  }
+
+ private:
+  ThreadPool pool_;
+};
 
 // The legal actions of one position as a batch keeps them, ascending: a list, or the game's
 // action words when it has them. update() reads a position's; the overload given a mask (the
@@ -115,8 +178,10 @@ class VectorGame {
                     G::kMaxMoves <= SplitMix64::kMaxBelow,
                 "actions and counts fit the slots, a draw below a count needs no division");
 
-  VectorGame(int num_envs, int max_moves, bool hidden)
+  // threads: the most the batch may be stepped on (blocks() says how many it is).
+  VectorGame(int num_envs, int max_moves, bool hidden, int threads)
       : n_(num_envs),
+        blocks_(num_envs, threads),
         max_moves_(max_moves),
         hidden_(hidden),
         rng_(static_cast<std::size_t>(num_envs), SplitMix64{0}),
@@ -132,16 +197,19 @@ class VectorGame {
         actions_(static_cast<std::size_t>(num_envs)) {}
 
   int num_envs() const { return n_; }
+  const SlotBlocks& blocks() const { return blocks_; }
   // Slot i's generator to SplitMix64(stream_seed(s, i)), every slot's.
   void seed(std::uint64_t s) {
     for (int i = 0; i < n_; ++i)
       rng_[i] = SplitMix64{stream_seed(s, static_cast<std::uint64_t>(i))};
   }
 
-  // Every slot to a new deal: deals[i] when deals is given, else a draw of the slot's generator.
-  void reset(const std::uint64_t* deals) {
-    for (int i = 0; i < n_; ++i) start(i, deals ? deals[i] : rng_[i].next());
+  // Slots begin .. end - 1 to a new deal: deals[i] when deals is given, else a draw of the slot's
+  // generator. The overloads without a range do every slot (one thread); those with one, a block.
+  void reset(const std::uint64_t* deals, int begin, int end) {
+    for (int i = begin; i < end; ++i) start(i, deals ? deals[i] : rng_[i].next());
   }
+  void reset(const std::uint64_t* deals) { reset(deals, 0, n_); }
 
   // The first slot whose action cannot be played (a slot awaiting autoreset, or dealt a position
   // with no legal move, ignores its own).
@@ -156,13 +224,17 @@ class VectorGame {
     return StepFault{};
   }
 
-  // check() then step() on a copy of actions, read once: the caller's buffer may change while
-  // the batch works (another thread writing it without the GIL), and a value changed between the
-  // check and the move would play an unchecked action.
-  StepFault check_and_step(const std::int64_t* actions) {
+  // check() of a copy of actions, read once, which step() then plays: the caller's buffer may
+  // change while the batch works (another thread writing it without the GIL), and a value changed
+  // between the check and the move would play an unchecked action.
+  StepFault load_and_check(const std::int64_t* actions) {
     std::copy(actions, actions + n_, actions_.begin());
-    const StepFault fault = check(actions_.data());
-    if (fault.slot < 0) step(actions_.data());
+    return check(actions_.data());
+  }
+  // load_and_check(), then step() of every slot when every slot can play.
+  StepFault check_and_step(const std::int64_t* actions) {
+    const StepFault fault = load_and_check(actions);
+    if (fault.slot < 0) step(0, n_);
     return fault;
   }
 
@@ -170,8 +242,10 @@ class VectorGame {
   // last step (Gymnasium's next-step autoreset); an episode ends when won or when no move is left.
   // A slot reset to a position with no legal move (Geoffrey deal 787) cannot report it from
   // reset(), so its next step ends the episode with no move: reward 0, terminated.
-  void step(const std::int64_t* actions) {
-    for (int i = 0; i < n_; ++i) {
+  // Plays slots begin .. end - 1 (load_and_check() having passed).
+  void step(int begin, int end) {
+    const std::int64_t* actions = actions_.data();
+    for (int i = begin; i < end; ++i) {
       if (ended_[i]) {
         start(i, rng_[i].next());
         continue;
@@ -200,12 +274,13 @@ class VectorGame {
 
   // For each slot, one of its legal actions drawn uniformly by its generator (legal[draw() % n]
   // over the ascending list); 0, with no draw, for a slot with none or awaiting autoreset.
-  void sample(std::int64_t* out) {
-    for (int i = 0; i < n_; ++i) {
+  void sample(std::int64_t* out, int begin, int end) {
+    for (int i = begin; i < end; ++i) {
       const int n = legal_[i].size();
       out[i] = ended_[i] || !n ? 0 : legal_[i].nth(static_cast<int>(rng_[i].below(n)));
     }
   }
+  void sample(std::int64_t* out) { sample(out, 0, n_); }
 
   // The bytes a slot costs: its generator, position, legal actions, counters and buffer rows.
   static constexpr std::size_t bytes_per_position() {
@@ -240,26 +315,28 @@ class VectorGame {
   }
 
   int n_;
+  SlotBlocks blocks_;
   int max_moves_;
   bool hidden_;
-  std::vector<SplitMix64> rng_;  // slot i's generator
-  std::vector<G> pos_;
-  std::vector<LegalActions<G>> legal_;
-  std::vector<int> played_;          // moves played in the episode
-  std::vector<std::uint8_t> ended_;  // terminated or truncated at the last step
-  std::vector<std::uint8_t> obs_;
-  std::vector<std::uint8_t> mask_;
-  std::vector<float> reward_;
-  std::vector<std::uint8_t> terminated_;
-  std::vector<std::uint8_t> truncated_;
-  std::vector<std::int64_t> actions_;  // check_and_step()'s copy
+  SlotArray<SplitMix64> rng_;  // slot i's generator
+  SlotArray<G> pos_;
+  SlotArray<LegalActions<G>> legal_;
+  SlotArray<int> played_;          // moves played in the episode
+  SlotArray<std::uint8_t> ended_;  // terminated or truncated at the last step
+  SlotArray<std::uint8_t> obs_;
+  SlotArray<std::uint8_t> mask_;
+  SlotArray<float> reward_;
+  SlotArray<std::uint8_t> terminated_;
+  SlotArray<std::uint8_t> truncated_;
+  SlotArray<std::int64_t> actions_;  // load_and_check()'s copy
 };
 
 // Games first .. first + count - 1 of the random games from start: game k draws from
 // SplitMix64(stream_seed(seed, k)), at each move legal[draw() % len] of the ascending legal
 // actions, until none is left or max_moves are played; out[k] its final score (docs/rl.md
-// "Batches: `VectorGame` and `playouts`").
-template <class G>
+// "Batches: `VectorGame` and `playouts`"). kThreaded: the threaded calls' own instantiation
+// (core/threaded.hpp says why they keep apart).
+template <class G, bool kThreaded = false>
 void playouts(const G& start, std::int64_t first, std::int64_t count, std::uint64_t seed,
               int max_moves, std::int32_t* out, Interrupt& interrupt) {
   LegalActions<G> legal;

@@ -22,6 +22,7 @@ from . import draw as _draw
 from ._core import (
     BUILD_TYPE,
     MAX_PERFT_DEPTH,
+    MAX_THREADS,
     OPTIMIZED,
     Geoffrey,
     GeoffreyMove,
@@ -33,6 +34,7 @@ from ._core import (
     __version__,
     perft,
     playouts,
+    usable_cores,
 )
 from ._errors import IllegalMoveError
 from .games import REGISTRY as _REGISTRY
@@ -55,6 +57,7 @@ __all__ = [
     "DEFAULT_TABLE_BYTES",
     "GAMES",
     "MAX_PERFT_DEPTH",
+    "MAX_THREADS",
     "OPTIMIZED",
     "Geoffrey",
     "GeoffreyMove",
@@ -69,4 +72,5 @@ __all__ = [
     "perft",
     "playouts",
     "solve",
+    "usable_cores",
 ]

@@ -16,6 +16,10 @@ __version__: str
 BUILD_TYPE: str
 OPTIMIZED: bool
 MAX_PERFT_DEPTH: int
+MAX_THREADS: int
+
+def usable_cores() -> int:
+    """The CPUs this process may run on: its affinity, capped by a cgroup CPU quota (num_threads=0)."""
 
 @final
 class RoyalMarriageMove:
@@ -241,9 +245,13 @@ class VectorGame:
         *,
         max_moves: Optional[SupportsIndex] = None,
         hidden: bool = False,
+        num_threads: SupportsIndex = 1,
     ) -> None: ...
     @property
     def num_envs(self) -> int: ...
+    @property
+    def num_threads(self) -> int:
+        """The threads the batch is stepped on: at most one per 64 slots."""
     @property
     def max_moves(self) -> int: ...
     @property
@@ -269,17 +277,25 @@ class VectorGame:
         """A copy of slot i's position, its move stack empty: a batch keeps positions, not their games."""
 
 def playouts(
-    state: _Game, n: SupportsIndex, *, seed: SupportsIndex, max_moves: Optional[SupportsIndex] = None
+    state: _Game,
+    n: SupportsIndex,
+    *,
+    seed: SupportsIndex,
+    max_moves: Optional[SupportsIndex] = None,
+    num_threads: SupportsIndex = 1,
 ) -> NDArray[np.int32]:
-    """n random games from state played in C++; their final scores. Releases the GIL."""
+    """n random games from state played in C++ on num_threads threads; their final scores, the same at
+    any thread count. Releases the GIL."""
 
-def perft(state: _Game, depth: SupportsIndex, bulk: bool = True) -> int:
+def perft(state: _Game, depth: SupportsIndex, bulk: bool = True, *, num_threads: SupportsIndex = 1) -> int:
     """The number of legal move sequences of ``depth`` moves from ``state`` (nodes; docs/rules.md "Perft").
 
     ``state`` is not changed; ``bulk`` counts the last ply's moves without making them (the same
-    count, faster). Releases the GIL; Ctrl-C raises KeyboardInterrupt. Raises TypeError for a
-    ``state`` that is not a RoyalMarriage, Germaine or Geoffrey position, a non-int ``depth`` or a
-    non-bool ``bulk``, and ValueError for a ``depth`` outside 0 .. MAX_PERFT_DEPTH.
+    count, faster); ``num_threads`` (0 .. MAX_THREADS, 0: ``usable_cores()``) splits the tree below
+    the root over threads (the same count). Releases the GIL; Ctrl-C raises KeyboardInterrupt.
+    Raises TypeError for a ``state`` that is not a position of the engine's games, a non-int
+    ``depth`` or ``num_threads`` or a non-bool ``bulk``, and ValueError for a ``depth`` outside
+    0 .. MAX_PERFT_DEPTH or ``num_threads`` outside 0 .. MAX_THREADS.
     """
 
 def solve(

@@ -40,6 +40,8 @@ MAX_SURVEY_DEAL = MAX_SQLITE_INTEGER
 """Largest deal number a survey can store."""
 MAX_TABLE_BYTES = (1 << 64) - 1
 """Largest transposition-table size the solver takes (an unsigned 64-bit count of bytes)."""
+MAX_THREADS = 1024
+"""Largest ``num_threads`` a call takes (0 .. MAX_THREADS, 0 meaning every core the process may use)."""
 
 
 def span(low: int, high: Optional[int]) -> str:
@@ -88,6 +90,14 @@ def check_int(value: object, what: str, low: int, high: Optional[int] = None, *,
             raise index(f"{what} {int_text(number)} is outside {low} .. {high}")
         raise ValueError(f"{what} must be {span(low, high)}, got {int_text(number)}")
     return number
+
+
+def check_threads(value: object) -> int:
+    """``value`` as ``num_threads``: an int in 0 .. ``MAX_THREADS`` (0: every core the process may use).
+
+    Raises ``TypeError`` for anything but an int and ``ValueError`` out of range, as ``check_int``.
+    """
+    return check_int(value, "num_threads", 0, MAX_THREADS)
 
 
 def check_seconds(value: object, what: str) -> float:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Hashable, List, Suppor
 from .._errors import IllegalMoveError
 from .._replay import replay
 from .._shown import qualified_name, type_text
-from ..limits import check_int, int_value
+from ..limits import check_int, check_threads, int_value
 from ..registry import GAMES
 from ._cards import check_deal_number
 
@@ -421,16 +421,20 @@ def not_a_position(state: object, function: str) -> TypeError:
                      f"got {shown}")
 
 
-def perft(state: Game[Any], depth: SupportsIndex, bulk: bool = True) -> int:
+def perft(state: Game[Any], depth: SupportsIndex, bulk: bool = True, *, num_threads: SupportsIndex = 1) -> int:
     """Number of legal move sequences of ``depth`` moves from ``state`` (docs/rules.md "Perft").
 
     ``bulk`` counts the last ply's moves without making them; ``state`` is
-    unchanged. Raises TypeError for a non-Game state, a non-int depth or a
-    non-bool bulk and ValueError for a depth outside 0 .. MAX_PERFT_DEPTH.
+    unchanged. ``num_threads`` is checked as the engine checks it (an int in
+    0 .. MAX_THREADS) and the walk runs on this thread: the count is the same.
+    Raises TypeError for a non-Game state, a non-int depth or num_threads or a
+    non-bool bulk and ValueError for a depth outside 0 .. MAX_PERFT_DEPTH or
+    num_threads outside 0 .. MAX_THREADS.
     """
     if not isinstance(state, Game):
         raise not_a_position(state, "perft")
     depth = check_int(depth, "perft depth", 0, MAX_PERFT_DEPTH)
     if not isinstance(bulk, bool):  # as the engine: numpy's bool is refused too
         raise TypeError(f"perft bulk must be a bool, got {type_text(bulk)}")
+    check_threads(num_threads)
     return state.copy()._perft(depth, bulk)

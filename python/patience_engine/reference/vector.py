@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, 
 
 from .._errors import IllegalMoveError
 from .._shown import int_text, qualified_name, repr_text, type_text
-from ..limits import check_int, int_value, span
+from ..limits import check_int, check_threads, int_value, span
 from ._base import GAME_NAMES, Game, check_hidden, not_a_position
 from ._cards import SplitMix64, check_deal_number, stream_seed
 
@@ -111,15 +111,19 @@ class VectorGame:
     numpy integers are ints here. ``hidden``: observations show a game with face-down cards
     (Geoffrey) as its player sees it (docs/rl.md "Hidden view"). Slot ``i`` draws its
     deals and its ``sample_legal_actions`` from a generator of its own,
-    SplitMix64(``stream_seed(seed, i)``) (docs/rl.md "Random streams"). Raises TypeError/ValueError
-    naming a bad argument.
+    SplitMix64(``stream_seed(seed, i)``) (docs/rl.md "Random streams"), so the results are the
+    engine's at any thread count. ``num_threads`` is checked as the engine checks it (an int in
+    0 .. MAX_THREADS); the reference steps its slots here, one after another (``num_threads`` 1).
+    Raises TypeError/ValueError naming a bad argument.
     """
 
     def __init__(self, game: object, num_envs: SupportsIndex, *, max_moves: Optional[SupportsIndex] = None,
-                 hidden: bool = False) -> None:
+                 hidden: bool = False, num_threads: SupportsIndex = 1) -> None:
         self.game: Type[Game[Any]] = game_class(game)
         self.num_envs: int = check_int(num_envs, "num_envs", 1, MAX_INT)
         self.max_moves, self.hidden = episode_settings(self.game, max_moves, hidden)
+        check_threads(num_threads)
+        self.num_threads: int = 1
         self.NUM_ACTIONS: int = self.game.NUM_ACTIONS
         self.OBSERVATION_SHAPE: Tuple[int, ...] = self.game.OBSERVATION_SHAPE
         self._rngs: List[SplitMix64] = []
@@ -287,15 +291,17 @@ class VectorGame:
 
 
 def playouts(state: Game[Any], n: SupportsIndex, *, seed: SupportsIndex,
-             max_moves: Optional[SupportsIndex] = None) -> List[int]:
+             max_moves: Optional[SupportsIndex] = None, num_threads: SupportsIndex = 1) -> List[int]:
     """The final scores of ``n`` random games from ``state`` (a list of ``n`` ints).
 
     Game ``k`` draws from its own generator SplitMix64(``stream_seed(seed, k)``): at each move
     ``legal[draw() % len(legal)]`` of the ascending legal actions, until none is left or
     ``max_moves`` moves are played (None: the game's ``DEFAULT_MAX_MOVES``). ``state`` is not
-    changed. Raises TypeError for a state that is not a reference position, TypeError/ValueError
-    for a bad ``n`` (an int in 0 .. 2**63-1), ``seed`` (0 .. 2**64-1) or ``max_moves`` (an int in
-    1 .. 2**31-1); numpy integers are ints for ``n`` and ``max_moves``.
+    changed. ``num_threads`` is checked as the engine checks it (0 .. MAX_THREADS); the games run
+    here one after another, with the scores the engine gives at any thread count. Raises TypeError
+    for a state that is not a reference position, TypeError/ValueError for a bad ``n`` (an int in
+    0 .. 2**63-1), ``seed`` (0 .. 2**64-1), ``max_moves`` (an int in 1 .. 2**31-1) or
+    ``num_threads``; numpy integers are ints for ``n``, ``max_moves`` and ``num_threads``.
     """
     from . import GAMES
 
@@ -306,6 +312,7 @@ def playouts(state: Game[Any], n: SupportsIndex, *, seed: SupportsIndex,
         raise ValueError(f"n must be {span(0, 2**63 - 1)}, got {int_text(count)}")
     seed = check_deal_number(seed, "seed")
     limit = _max_moves(type(state), max_moves)
+    check_threads(num_threads)
     # The list first, as the engine makes its array first: n too many fails at once, not after hours.
     too_many = MemoryError(f"playouts of n = {count} games: their int32 scores do not fit in memory")
     if hasattr(os, "sysconf") and count > os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4:

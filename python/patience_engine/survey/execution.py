@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, Generator, Iterable, Iterator, List, Opt
 
 from tqdm import tqdm
 
+from .._core import usable_cores
 from .._errors import MissingExtraError
 from .._shown import repr_text, type_text
 from ..games import REGISTRY, check_game_name
@@ -142,10 +143,9 @@ more only share them (and each holds a table of its own)."""
 
 
 def default_jobs() -> int:
-    """The number of CPUs this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+    """The number of CPUs this process may run on: its CPU affinity, capped by a cgroup CPU quota
+    (``patience_engine.usable_cores``)."""
+    return usable_cores()
 
 
 def _windowed(submit: Callable[[List[int]], Any], first_completed: Callable[[Set[Any]], Tuple[Set[Any], Set[Any]]],

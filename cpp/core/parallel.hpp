@@ -1,0 +1,125 @@
+// Walks spread over a ThreadPool (core/thread_pool.hpp): the stop of every thread when the caller's
+// Interrupt says stop, perft split below the root, and playouts. Results never depend on the
+// number of threads: perft counts are sums, and each playout draws from a stream of its own.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/cards.hpp"
+#include "core/perft.hpp"
+#include "core/thread_pool.hpp"
+#include "core/vector_game.hpp"
+
+namespace pe {
+
+// Runs task(k, interrupt) for k in 0 .. n-1 on pool (ThreadPool::run, or run_each when by_thread)
+// with an Interrupt per thread, kept across its tasks so that it polls every kPollPeriod however
+// short they are. The caller's thread polls outer (Python's signals), the others a flag that the
+// caller sets when outer says stop (also while it waits for them), so every thread stops within
+// about Interrupt::kPollPeriod; then Interrupted is thrown.
+template <class Task>
+void run_tasks(ThreadPool& pool, int n, bool by_thread, Interrupt& outer, Task&& task) {
+  struct Stop {
+    Interrupt* outer;
+    std::atomic<bool> flag{false};
+    // The caller's poll: outer's, passed on to the others.
+    static bool caller(void* ctx) {
+      auto* s = static_cast<Stop*>(ctx);
+      if (s->outer->poll && s->outer->poll(s->outer->ctx)) s->flag.store(true);
+      return s->flag.load();
+    }
+    static bool others(void* ctx) { return static_cast<Stop*>(ctx)->flag.load(); }
+  } stop{&outer};
+  // A cache line each: every tick writes its countdown.
+  struct alignas(64) ThreadInterrupt {
+    Interrupt interrupt;
+  };
+  std::vector<ThreadInterrupt> interrupts(static_cast<std::size_t>(pool.threads()));
+  for (std::size_t t = 0; t < interrupts.size(); ++t) {
+    interrupts[t].interrupt.ctx = &stop;
+    interrupts[t].interrupt.poll = t == 0 ? Stop::caller : Stop::others;
+  }
+  const auto each = [&](int k, int t) {
+    task(k, interrupts[static_cast<std::size_t>(t)].interrupt);
+  };
+  // Never throws: the workers may still be inside a task until they see the flag.
+  const auto wait = [&] { Stop::caller(&stop); };
+  if (by_thread)
+    pool.run_each(n, each, wait);
+  else
+    pool.run(n, each, wait);
+  if (stop.flag.load()) throw Interrupted{};
+}
+
+// Subtrees per thread a threaded perft aims for, so that threads stay busy to the end however
+// uneven the subtrees (Germaine's and Geoffrey's are), and the plies a subtree keeps at least, so
+// that each is worth a hand-off and keeps perft's bulk counting of its last plies.
+inline constexpr std::size_t kPerftTasksPerThread = 64;
+inline constexpr int kPerftTaskDepth = 4;
+
+// perft(g, depth, bulk) on pool's threads: the positions depth - r plies below g (r the depth the
+// subtrees keep) are expanded breadth first until there are kPerftTasksPerThread per thread, then
+// counted largest first (by the two-ply count below each), whichever thread is free taking the
+// next. The count is the sum, the same at any number of threads. Falls back to the one-thread walk
+// where a split is not worth it. g is restored.
+template <class G>
+std::uint64_t perft_threaded(G& g, int depth, bool bulk, ThreadPool& pool, Interrupt& interrupt) {
+  if (pool.threads() == 1 || depth <= kPerftTaskDepth)
+    return perft<G, true>(g, depth, bulk, interrupt);
+  const std::size_t wanted = kPerftTasksPerThread * static_cast<std::size_t>(pool.threads());
+  std::vector<G> frontier{g};
+  int remaining = depth;
+  while (frontier.size() < wanted && remaining > kPerftTaskDepth) {
+    std::vector<G> next;
+    typename G::Move moves[G::kMaxMoves];
+    for (const G& p : frontier) {
+      const int n = p.generate(moves);
+      interrupt.tick(static_cast<std::uint32_t>(n));
+      for (int i = 0; i < n; ++i) {
+        next.push_back(p);
+        next.back().make(moves[i]);
+      }
+    }
+    frontier.swap(next);
+    --remaining;
+  }
+  std::vector<std::pair<std::uint64_t, std::size_t>> order;  // (size estimate, subtree)
+  order.reserve(frontier.size());
+  for (std::size_t k = 0; k < frontier.size(); ++k)
+    order.emplace_back(count_two_plies(frontier[k]), k);
+  std::sort(order.begin(), order.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::uint64_t> counts(frontier.size());
+  run_tasks(pool, static_cast<int>(order.size()), false, interrupt, [&](int k, Interrupt& in) {
+    const std::size_t t = order[static_cast<std::size_t>(k)].second;
+    counts[t] = perft<G, true>(frontier[t], remaining, bulk, in);
+  });
+  std::uint64_t total = 0;
+  for (const std::uint64_t c : counts) total += c;
+  return total;
+}
+
+// Playouts handed out per task on a pool: enough tasks that threads finish together, few enough
+// that a hand-out costs nothing beside the games.
+inline constexpr std::int64_t kPlayoutTasksPerThread = 16;
+
+// playouts() of n games on pool's threads: game k draws from stream_seed(seed, k) whichever thread
+// plays it, so out is the same array at any number of threads.
+template <class G>
+void playouts_threaded(const G& start, std::int64_t n, std::uint64_t seed, int max_moves,
+                       std::int32_t* out, ThreadPool& pool, Interrupt& interrupt) {
+  const std::int64_t tasks = std::min<std::int64_t>(n, kPlayoutTasksPerThread * pool.threads());
+  if (tasks <= 1) return playouts<G, true>(start, 0, n, seed, max_moves, out, interrupt);
+  const std::int64_t size = (n + tasks - 1) / tasks;
+  run_tasks(pool, static_cast<int>((n + size - 1) / size), false, interrupt,
+            [&](int k, Interrupt& in) {
+              const std::int64_t first = k * size;
+              playouts<G, true>(start, first, std::min(size, n - first), seed, max_moves, out, in);
+            });
+}
+
+}  // namespace pe

@@ -1,0 +1,97 @@
+// The calls of a game spread over threads (core/parallel.hpp), reached by the binding through
+// function pointers by the game's name.
+//
+// Each game's are instantiated in a source file of their own, which CMakeLists.txt writes from
+// cpp/threaded_game.cpp.in and compiles outside the module's link-time optimisation. With the
+// threaded walks in the optimised unit, their extra calls of the game's make(), generate() and
+// walks change what the optimiser inlines into the one-thread paths, some percent more
+// instructions a node there (CI's instruction compare); kept apart, the one-thread paths compile as
+// they do without them. For the same reason the threaded walks call perft<G, true> and
+// playouts<G, true>, instantiations of their own: a copy of the one-thread walk compiled outside
+// the optimised unit could be the one the linker keeps for both.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include <pybind11/pybind11.h>
+
+#include "core/bind_position.hpp"
+#include "core/parallel.hpp"
+#include "core/perft.hpp"
+#include "core/py_state.hpp"
+#include "core/vector_game.hpp"
+
+namespace pe {
+
+// One game's threaded calls, its types erased: state is a Python position of G, batch a
+// VectorGame<G>. perft and playouts release the GIL and answer Ctrl-C as run_interruptible() does.
+struct ThreadedGame {
+  std::uint64_t (*perft)(const pybind11::handle& state, int depth, bool bulk, int threads);
+  void (*playouts)(const pybind11::handle& state, std::int64_t n, std::uint64_t seed, int max_moves,
+                   int threads, std::int32_t* out);
+  void (*reset)(void* batch, const std::uint64_t* deals, BlockRunner& run);
+  StepFault (*check_and_step)(void* batch, const std::int64_t* actions, BlockRunner& run);
+  void (*sample)(void* batch, std::int64_t* out, BlockRunner& run);
+};
+
+// The threaded calls of every game of the build, by the game's class name (G::kName).
+inline std::map<std::string, ThreadedGame>& threaded_games() {
+  static std::map<std::string, ThreadedGame> games;
+  return games;
+}
+
+// The threaded calls of game G; a game without them is a build fault, said as such.
+template <class G>
+const ThreadedGame& threaded_game() {
+  static const ThreadedGame& game = []() -> const ThreadedGame& {
+    const auto found = threaded_games().find(G::kName);
+    if (found == threaded_games().end())
+      throw std::logic_error(std::string("the build has no threaded calls of ") + G::kName +
+                             " (CMakeLists.txt writes them from cpp/threaded_game.cpp.in)");
+    return found->second;
+  }();
+  return game;
+}
+
+// Adds G's threaded calls to threaded_games(); the generated source of each game calls it once,
+// when the module is loaded.
+template <class G>
+bool register_threaded() {
+  threaded_games()[G::kName] =
+      ThreadedGame{[](const pybind11::handle& state, int depth, bool bulk, int threads) {
+                     G g = state.cast<const PyState<G>&>().pos;
+                     return run_interruptible([&](Interrupt& interrupt) {
+                       ThreadPool pool(threads);
+                       return perft_threaded(g, depth, bulk, pool, interrupt);
+                     });
+                   },
+                   [](const pybind11::handle& state, std::int64_t n, std::uint64_t seed,
+                      int max_moves, int threads, std::int32_t* out) {
+                     const G start = state.cast<const PyState<G>&>().pos;
+                     run_interruptible([&](Interrupt& interrupt) {
+                       ThreadPool pool(threads);
+                       playouts_threaded(start, n, seed, max_moves, out, pool, interrupt);
+                     });
+                   },
+                   [](void* batch, const std::uint64_t* deals, BlockRunner& run) {
+                     auto& v = *static_cast<VectorGame<G>*>(batch);
+                     run.run(v.blocks(), [&](int begin, int end) { v.reset(deals, begin, end); });
+                   },
+                   [](void* batch, const std::int64_t* actions, BlockRunner& run) {
+                     auto& v = *static_cast<VectorGame<G>*>(batch);
+                     const StepFault fault = v.load_and_check(actions);
+                     if (fault.slot < 0)
+                       run.run(v.blocks(), [&](int begin, int end) { v.step(begin, end); });
+                     return fault;
+                   },
+                   [](void* batch, std::int64_t* out, BlockRunner& run) {
+                     auto& v = *static_cast<VectorGame<G>*>(batch);
+                     run.run(v.blocks(), [&](int begin, int end) { v.sample(out, begin, end); });
+                   }};
+  return true;
+}
+
+}  // namespace pe
