@@ -45,6 +45,29 @@ def test_perft_both_prints_counts_and_rates(capsys: pytest.CaptureFixture[str]) 
         assert len(times) == 2 and all(len(number.replace(".", "")) == 3 for number, _ in times), row
 
 
+@pytest.mark.parametrize("jobs", [["--jobs", "1"], ["--jobs", "3"], []])
+def test_perft_jobs_splits_the_tree_over_threads_with_the_same_counts(
+        jobs: List[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """--jobs J runs the C++ perft on J threads (default: usable_cores()) and says so; the counts are
+    the pinned ones at every J."""
+    from patience_engine import cli
+
+    monkeypatch.setattr(cli, "usable_cores", lambda: 2)
+    counts = game_data("germaine").RULES_PERFT[1]
+    assert main(["perft", "germaine", "1", "--depth", str(len(counts)), *jobs]) == 0
+    lines = capsys.readouterr().out.strip().split("\n")
+    threads = int(jobs[1]) if jobs else 2
+    assert lines[1].endswith(f"; the C++ engine on {threads} thread{'s' * (threads > 1)}")
+    assert [int(line.split()[1].replace(",", "")) for line in lines[3:]] == list(counts)
+
+
+def test_perft_jobs_must_be_at_least_one(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["perft", "germaine", "1", "--jobs", "0"])
+    assert exit_info.value.code == 2
+    assert "--jobs" in capsys.readouterr().err
+
+
 def test_perft_reads_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     position = tmp_path / "row.txt"
     position.write_text("QH 3C 9D 2S 3S KH\n", encoding="utf-8")
@@ -346,7 +369,7 @@ def test_perft_times_a_quick_call_by_the_fastest_of_its_repeats(monkeypatch: pyt
     durations = iter([0.004, 0.002, 0.003] + [0.004] * 20)
     clock = [0.0]
 
-    def fake_perft(state: object, depth: int) -> int:
+    def fake_perft(state: object, depth: int, num_threads: int = 1) -> int:
         calls.append(depth)
         clock[0] += next(durations)
         return 7

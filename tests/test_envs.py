@@ -196,6 +196,31 @@ def test_make_vec_runs_on_vector_game(game: str, impl: str) -> None:
     assert truncations > 0  # 4 moves a game in 6 steps: truncation and autoreset were both exercised
 
 
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_make_vec_passes_num_threads_to_the_vector_game(game: str, impl: str) -> None:
+    """vector_entry_point: num_threads reaches the VectorGame (whose batches of 130 slots split in up to
+    3 blocks of 64), and the episodes are those of one thread."""
+    envs = [gymnasium.make_vec(ENV_IDS[game], num_envs=130, vectorization_mode="vector_entry_point", impl=impl,
+                               num_threads=threads) for threads in (1, 3)]
+    assert [env.unwrapped.vector.num_threads for env in envs] == [1, 3 if impl == "cpp" else 1]
+    first, second = (env.reset(seed=4) for env in envs)
+    for _ in range(5):
+        assert first[0].tolist() == second[0].tolist()
+        assert first[1]["action_mask"].tolist() == second[1]["action_mask"].tolist()
+        actions = np.asarray(envs[0].unwrapped.vector.sample_legal_actions(), dtype=np.int64)
+        assert actions.tolist() == np.asarray(envs[1].unwrapped.vector.sample_legal_actions()).tolist()
+        first, second = (env.step(actions)[::4] for env in envs)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec_refuses_num_threads_where_each_slot_is_an_env(mode: str) -> None:
+    with pytest.raises(ValueError, match=r"^num_threads steps the slots of a batch on threads: only make_vec\(\.\.\., "
+                       r"vectorization_mode='vector_entry_point'\) takes it"):
+        gymnasium.make_vec(ENV_IDS["germaine"], num_envs=2, vectorization_mode=mode, num_threads=2)
+    with pytest.raises(ValueError, match="^num_threads steps"):
+        gymnasium.make(ENV_IDS["germaine"], num_threads=2)
+
+
 def test_make_vec_max_episode_steps_is_the_move_limit() -> None:
     # Gymnasium's name for the limit: a step is a move, so it truncates where max_moves does.
     env = gymnasium.make_vec(ENV_IDS["germaine"], num_envs=2, vectorization_mode="vector_entry_point",

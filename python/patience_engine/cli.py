@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from tqdm import tqdm
 
 from . import draw, limits, players, reference, signature, survey
+from ._core import usable_cores
 from ._errors import MissingExtraError
 from ._files import write_whole
 from .games import PERFT, REGISTRY, TITLES, joined
@@ -158,10 +159,15 @@ _REPEAT_BELOW = 0.01
 _REPEAT_FOR = 0.05
 
 
-def _timed_perft(impl: str, state: Any, depth: int, label: str, split: bool) -> "tuple[int, float]":
-    """perft(state, depth) by one implementation and its seconds; split: one call per root move,
-    for a progress bar. Only the perft calls are timed, not the bar or the copies."""
-    count_fn: Callable[[Any, int], int] = PERFT[impl]
+def _timed_perft(impl: str, state: Any, depth: int, label: str, split: bool,
+                 threads: int = 1) -> "tuple[int, float]":
+    """perft(state, depth) by one implementation on threads threads and its seconds; split: one call
+    per root move, for a progress bar. Only the perft calls are timed, not the bar or the copies."""
+    perft_fn: Callable[..., int] = PERFT[impl]
+
+    def count_fn(position: Any, d: int) -> int:
+        return perft_fn(position, d, num_threads=threads)
+
     if depth <= 1 or not split:
         start = time.perf_counter()
         count = count_fn(state, depth)
@@ -217,14 +223,16 @@ def _micro_unit() -> str:
     return "µs"
 
 
-def _run_perft(game: str, args: argparse.Namespace, depth: int) -> bool:
-    """Print perft for depths 1..depth of one game; False when the implementations disagree."""
+def _run_perft(game: str, args: argparse.Namespace, depth: int, threads: int) -> bool:
+    """Print perft for depths 1..depth of one game, the C++ engine's on threads threads; False when
+    the implementations disagree."""
     impls = ["cpp", "reference"] if args.impl == "both" else [args.impl]
     states = {impl: _position(impl, game, args) for impl in impls}
     source = _source(args)
     print(f"{TITLES[game]}, {source}")
+    on = "" if impls == ["reference"] else f"; the C++ engine on {threads} thread{'s' * (threads > 1)}"
     print("the last ply is counted in bulk (its moves are counted, not made): "
-          "nodes/s is leaves per second, not moves made")
+          f"nodes/s is leaves per second, not moves made{on}")
     micro = _micro_unit()
     header = ["depth", "nodes"]
     for impl in impls:
@@ -242,7 +250,8 @@ def _run_perft(game: str, args: argparse.Namespace, depth: int) -> bool:
     seconds_before = dict.fromkeys(impls, 0.0)
     for d in range(1, depth + 1):
         results = {impl: _timed_perft(impl, states[impl], d, f"{impl} depth {d}",
-                                      split=seconds_before[impl] >= _ONE_CALL_BELOW)
+                                      split=seconds_before[impl] >= _ONE_CALL_BELOW,
+                                      threads=threads if impl == "cpp" else 1)
                    for impl in impls}
         seconds_before = {impl: results[impl][1] for impl in impls}
         counts = {results[impl][0] for impl in impls}
@@ -275,12 +284,13 @@ def cmd_deal(args: argparse.Namespace) -> int:
 def cmd_perft(args: argparse.Namespace) -> int:
     """``patience perft GAME N --depth D``: perft counts, seconds and nodes per second."""
     games = _games(args)
+    threads = args.jobs if args.jobs is not None else usable_cores()
     agree = True
     for i, game in enumerate(games):
         if i:
             print()
         depth = args.depth if args.depth is not None else REGISTRY[game].perft_depth
-        agree = _run_perft(game, args, depth) and agree
+        agree = _run_perft(game, args, depth, threads) and agree
     return 0 if agree else 1
 
 
@@ -590,6 +600,9 @@ def build_parser() -> argparse.ArgumentParser:
                    ", ".join(f"{name} {info.perft_depth}" for name, info in REGISTRY.items()) + ")")
     p.add_argument("--impl", choices=["cpp", "reference", "both"], default="cpp",
                    help="which implementation to run; both checks that they agree")
+    p.add_argument("--jobs", type=_jobs, metavar="J",
+                   help="threads of the C++ perft (default: every CPU the process may use); the tree is "
+                   "split below the root, the counts are the same; the reference runs on one")
     p.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
     _add_pysol_option(p)
     p.set_defaults(func=cmd_perft, parser=p)

@@ -82,12 +82,19 @@ class PatienceEnv(gymnasium.Env[ObsArray, SupportsIndex]):
     position as it is and ends the episode: reward 0, terminated, ``info["illegal_action"]``
     True; on a deal with no legal move (Geoffrey deal 787) any action ends the episode the same
     way without that flag. ``step`` raises ValueError outside the action space, TypeError for a non-int.
+    ``num_threads`` is refused (ValueError): one position has nothing to split; it belongs to
+    ``PatienceVectorEnv``, what ``make_vec(..., vectorization_mode="vector_entry_point")`` makes,
+    while make_vec's "sync" and "async" modes make one ``PatienceEnv`` per slot.
     """
 
     metadata: Dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, game: str, *, hidden: bool = False, max_moves: Optional[int] = None,
-                 render_mode: Optional[str] = None, impl: str = "cpp") -> None:
+                 render_mode: Optional[str] = None, impl: str = "cpp", num_threads: Optional[int] = None) -> None:
+        if num_threads is not None:
+            raise ValueError("num_threads steps the slots of a batch on threads: only make_vec(..., "
+                             "vectorization_mode='vector_entry_point') takes it; gymnasium.make and make_vec's "
+                             "'sync' and 'async' modes make one PatienceEnv (one position) per slot")
         check_game_name(game)
         _check_render_mode(render_mode)
         module = _implementation(impl)
@@ -176,14 +183,15 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
     ``IllegalMoveError`` naming the slot and the action, with no slot changed (the batch does
     not end an episode on one): draw actions from ``info["action_mask"]``, not from
     ``action_space.sample()``. ``render()`` (``render_mode="ansi"``) gives a tuple of every
-    slot's text, hidden like the observations.
+    slot's text, hidden like the observations. ``num_threads`` is the VectorGame's: its slots
+    stepped on that many threads (0: every core the process may use), the same results.
     """
 
     metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
 
     def __init__(self, game: str, num_envs: int = 1, *, hidden: bool = False, max_moves: Optional[int] = None,
                  impl: str = "cpp", copy: bool = True, max_episode_steps: Optional[int] = None,
-                 render_mode: Optional[str] = None) -> None:
+                 render_mode: Optional[str] = None, num_threads: int = 1) -> None:
         check_game_name(game)
         _check_render_mode(render_mode)
         self.render_mode = render_mode
@@ -195,7 +203,8 @@ class PatienceVectorEnv(VectorEnv[ObsArray, npt.NDArray[np.int64], npt.NDArray[n
             if moves != steps:
                 raise ValueError(f"max_moves={moves} and max_episode_steps={steps} name one limit and differ: give one")
             max_moves = steps
-        self.vector: Any = _implementation(impl).VectorGame(game, num_envs, max_moves=max_moves, hidden=hidden)
+        self.vector: Any = _implementation(impl).VectorGame(game, num_envs, max_moves=max_moves, hidden=hidden,
+                                                            num_threads=num_threads)
         self.num_envs = num_envs
         self.copy = copy
         self.single_observation_space, self.single_action_space = _spaces(game)
