@@ -47,6 +47,9 @@ class Timed:
     """The rewards of 100 steps of a 1024-slot ``VectorGame`` from ``reset(seed=1)``, summed."""
     playouts: Tuple[int, int]
     """(deal, n) of ``playouts``: a deal whose playouts score differently, so a wrong draw shows."""
+    threaded_perft: Walk
+    """C++ bulk perft of 2 s or more on one thread (where the game's tree is that large), timed at one
+    thread and at two (``bench/threads.py``)."""
     survey: Optional[Tuple[int, Tuple[int, int]]] = None
     """(deals, (won, lost)): deals 1..deals solved as a survey solves them, when that is quick
     enough to time (deals per second)."""
@@ -142,6 +145,7 @@ ENTRIES: Tuple[GameInfo, ...] = (
                 solver=((1, 96, 97), 1_000_000, False, (("won", 395), ("won", 218934), ("won", 209182))),
                 vector_rewards=147_181,
                 playouts=(1, 4000),
+                threaded_perft=(1, 8, 126_050_402_773),
                 survey=(500, (495, 5)),
             ),
             counted=(
@@ -174,6 +178,7 @@ ENTRIES: Tuple[GameInfo, ...] = (
                 solver=((230, 262), 500_000, True, (("unknown", 500000), ("unknown", 500000))),
                 vector_rewards=47_996,
                 playouts=(1, 1000),
+                threaded_perft=(1, 7, 21_391_381_716),
             ),
             counted=(
                 ("cpp_perft_bulk", (1,), 5, 20514590, True, True),
@@ -207,6 +212,7 @@ ENTRIES: Tuple[GameInfo, ...] = (
                         (("won", 88), ("lost", 134717), ("lost", 102112), ("lost", 96735))),
                 vector_rewards=14_621,
                 playouts=(2, 1000),
+                threaded_perft=(1, 14, 1_043_798_726),
             ),
             counted=(
                 ("cpp_perft_bulk", (1,), 10, 7547283, True, True),
@@ -244,6 +250,7 @@ ENTRIES: Tuple[GameInfo, ...] = (
                         (("lost", 842), ("won", 737), ("lost", 704), ("lost", 679))),
                 vector_rewards=189_286,
                 playouts=(2, 4000),
+                threaded_perft=(154, 16, 5_748_674),
                 survey=(500, (328, 172)),
             ),
             counted=(
