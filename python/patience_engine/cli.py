@@ -4,7 +4,7 @@ Exit codes: 0 success (``solve``: the deal is won), 1 ``perft``: the
 implementations disagree, ``solve``: proven lost, ``play``: the player did
 not win, ``report``: two files hold different rows for one deal and
 settings, or a player won a deal the solver proved lost, 2 bad usage or input
-(including a file that is not a survey database, an unreachable Dask
+(including a file that is not a survey or perft database, an unreachable Dask
 scheduler, a table too big for memory, or a missing optional extra), 3
 ``solve``: unknown (a node or time limit was reached first), 130 interrupted
 (Ctrl-C), 141 the reader of the output went away (``patience ... | head``),
@@ -281,16 +281,43 @@ def cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_split_perft(game: str, args: argparse.Namespace, depth: int, threads: int) -> None:
+    """Print perft at ``depth`` of one game counted by subtrees (``survey.run_perft``): on the Dask cluster
+    at ``--scheduler`` or here, each subtree on ``threads`` threads, kept in ``--db``."""
+    db = args.db if args.db is not None else survey.DEFAULT_PERFT_DB
+    print(f"{TITLES[game]}, {_source(args)}", flush=True)
+    run = survey.run_perft(_position("cpp", game, args), depth, db=db, scheduler=args.scheduler, threads=threads,
+                           progress=_show_progress())
+    where = "in this process" if args.scheduler is None or not run.split else f"on the Dask cluster at {args.scheduler}"
+    head = f"split after {run.split} plies into {run.subtrees:,} subtrees, each" if run.split else \
+        "not split (too small to be worth it),"
+    print(f"{head} counted by the C++ engine on {threads} thread{'s' * (threads > 1)} {where}; counts kept in {db}")
+    widths = [5, 24, 16, 16]
+    cells = [str(depth), f"{run.nodes:,}", format_seconds(run.seconds, _micro_unit()),
+             _rate(run.counted_nodes, run.seconds) if run.counted else "-"]
+    for line in (["depth", "nodes", "time", "nodes/s"], cells):
+        print("  ".join(f"{cell:>{width}}" for cell, width in zip(line, widths)))
+    print(f"subtrees: {run.counted:,} counted now (the time and nodes/s are theirs), "
+          f"{run.subtrees - run.counted:,} already in {db}")
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
-    """``patience perft GAME N --depth D``: perft counts, seconds and nodes per second."""
+    """``patience perft GAME N --depth D``: perft counts, seconds and nodes per second; with ``--scheduler`` or
+    ``--db``, the count at depth D alone, by subtrees kept in an SQLite file (resumable)."""
     games = _games(args)
-    threads = args.jobs if args.jobs is not None else usable_cores()
+    split = args.scheduler is not None or args.db is not None
+    if split and args.impl != "cpp":
+        args.parser.error("--scheduler and --db count with the C++ engine only: leave out --impl or give --impl cpp")
+    threads = args.jobs if args.jobs is not None else 1 if args.scheduler is not None else usable_cores()
     agree = True
     for i, game in enumerate(games):
         if i:
             print()
         depth = args.depth if args.depth is not None else REGISTRY[game].perft_depth
-        agree = _run_perft(game, args, depth, threads) and agree
+        if split:
+            _run_split_perft(game, args, depth, threads)
+        else:
+            agree = _run_perft(game, args, depth, threads) and agree
     return 0 if agree else 1
 
 
@@ -602,9 +629,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which implementation to run; both checks that they agree")
     p.add_argument("--jobs", type=_jobs, metavar="J",
                    help="threads of the C++ perft (default: every CPU the process may use); the tree is "
-                   "split below the root, the counts are the same; the reference runs on one")
+                   "split below the root, the counts are the same; the reference runs on one. With --scheduler: "
+                   "threads per subtree on a worker (default 1, as Dask runs a task on each worker thread)")
     p.add_argument("--file", metavar="F", help="read the position from file F ('-' for stdin)")
     _add_pysol_option(p)
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="count depth D alone, split into subtrees, on the Dask cluster at ADDRESS (tcp://HOST:PORT; "
+                   "needs patience-engine[dask]), each subtree's count kept in --db as it comes, so that a stopped "
+                   "run resumes when run again; C++ only")
+    p.add_argument("--db", metavar="FILE",
+                   help=f"SQLite file of the subtrees' counts (default with --scheduler: {survey.DEFAULT_PERFT_DB}); "
+                   "without --scheduler, count depth D alone by subtrees in this process, resumably")
     p.set_defaults(func=cmd_perft, parser=p)
 
     show = sub.add_parser("show", help="draw a position as a picture (SVG or PNG)")

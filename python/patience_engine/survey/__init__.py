@@ -16,11 +16,13 @@ survey.
 The package's modules, whose public names are all importable from here:
 
 - ``store``: the SQLite file (which files it writes, durability, reading where nothing
-  can be written, ``read_rows``);
+  can be written, ``read_rows``; ``FileKind`` for the perft database too);
 - ``execution``: solving in this process, local worker processes or on Dask
-  (``run_survey``, ``solve_deal``, ``check_scheduler_address``);
+  (``run_survey``, ``solve_deal``, ``check_scheduler_address``, ``on_dask``, ``held_database``);
 - ``statistics``: the figures of a survey (``summarize``, ``wilson_interval``);
-- ``report``: the text of ``patience report`` and its plot.
+- ``report``: the text of ``patience report`` and its plot;
+- ``perft``: a perft split into subtrees, counted on Dask or here and kept in a perft database of
+  its own kind (``run_perft``), resumable as a survey is.
 
 Numbers and deal ranges are read and checked by ``patience_engine.limits``.
 """
@@ -31,11 +33,29 @@ from .execution import (
     DEFAULT_NODE_LIMIT,
     JOBS_PER_CPU,
     SurveyRun,
+    Tasks,
+    check_engine_version,
     check_scheduler_address,
+    cluster_threads,
+    connect,
     default_jobs,
+    held_database,
+    on_dask,
     play_deal,
     run_survey,
     solve_deal,
+)
+from .perft import (
+    DEFAULT_PERFT_DB,
+    MIN_SPLIT_PLIES,
+    PERFT_FILE,
+    SUBTREES_PER_THREAD,
+    PerftRun,
+    Subtree,
+    count_subtrees,
+    run_perft,
+    split_plies,
+    subtree_positions,
 )
 from .report import format_report, plot
 from .statistics import (
@@ -52,13 +72,17 @@ from .statistics import (
 from .store import (
     APPLICATION_ID,
     DEFAULT_DB,
+    PERFT_APPLICATION_ID,
     SCHEMA_VERSION,
+    SURVEY_FILE,
     THOUGHTFUL,
+    FileKind,
     Row,
     SurveyFile,
     SurveyFileError,
     claim_database,
     close_database,
+    insert_into,
     insert_rows,
     open_database,
     read_rows,
@@ -69,28 +93,45 @@ __all__ = [
     "APPLICATION_ID",
     "DEFAULT_DB",
     "DEFAULT_NODE_LIMIT",
+    "DEFAULT_PERFT_DB",
     "JOBS_PER_CPU",
     "MAX_SQLITE_INTEGER",
     "MAX_SURVEY_DEAL",
+    "MIN_SPLIT_PLIES",
+    "PERFT_APPLICATION_ID",
+    "PERFT_FILE",
     "SCHEMA_VERSION",
+    "SUBTREES_PER_THREAD",
+    "SURVEY_FILE",
     "Comparison",
+    "FileKind",
     "Merged",
     "MissingExtraError",
+    "PerftRun",
     "Row",
+    "Subtree",
     "Summary",
     "SurveyFile",
     "SurveyFileError",
     "SurveyRun",
     "THOUGHTFUL",
+    "Tasks",
     "Z_95",
+    "check_engine_version",
     "check_scheduler_address",
     "claim_database",
     "close_database",
+    "cluster_threads",
     "compare_with_thoughtful",
+    "connect",
+    "count_subtrees",
     "default_jobs",
     "format_report",
+    "held_database",
+    "insert_into",
     "insert_rows",
     "merge_rows",
+    "on_dask",
     "open_database",
     "parse_deal_range",
     "parse_decimal",
@@ -99,8 +140,11 @@ __all__ = [
     "plot",
     "read_rows",
     "release_database",
+    "run_perft",
     "run_survey",
     "solve_deal",
+    "split_plies",
+    "subtree_positions",
     "summarize",
     "wilson_interval",
 ]

@@ -14,6 +14,7 @@ cannot be one is refused before any connection is tried. A file
 from __future__ import annotations
 
 import contextlib
+import functools
 import ipaddress
 import multiprocessing
 import multiprocessing.connection
@@ -25,7 +26,22 @@ import sys
 import threading
 from dataclasses import dataclass
 from multiprocessing.context import ForkServerContext, SpawnContext
-from typing import Any, Callable, Dict, Generator, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Generator,
+    Generic,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Protocol,
+    Set,
+    Tuple,
+    TypeVar,
+    Union,
+)
 
 from tqdm import tqdm
 
@@ -39,9 +55,12 @@ from ..signature import engine_version
 from ..solver import DEFAULT_TABLE_BYTES, solve
 from .store import (
     DEFAULT_DB,
+    SURVEY_FILE,
     THOUGHTFUL,
+    FileKind,
     Row,
     Settings,
+    SurveyFile,
     claim_database,
     done_deals,
     insert_rows,
@@ -103,38 +122,49 @@ def solve_deals(game: str, deals: List[int], node_limit: int, table_bytes: int,
     return [solve_deal(game, deal, node_limit, table_bytes) for deal in deals]
 
 
-# A task holds about this many seconds of solving (and never more than _MOST_PER_TASK deals): long
+# A task holds about this many seconds of work (and never more than _MOST_PER_TASK items): long
 # beside a round trip to a worker, short beside a survey.
 _SECONDS_PER_TASK = 0.1
 _MOST_PER_TASK = 64
 
 
-class _Tasks:
-    """Cuts deals into tasks of about _SECONDS_PER_TASK each, by the mean seconds of the rows so far."""
+class _Timed(Protocol):
+    """The result of one item of a task (a survey's ``Row``, a perft subtree's count): it took ``seconds``."""
 
-    def __init__(self, deals: Iterable[int]) -> None:
-        self._deals = iter(deals)
+    @property
+    def seconds(self) -> float: ...
+
+
+Item = TypeVar("Item")
+Result = TypeVar("Result", bound=_Timed)
+
+
+class Tasks(Generic[Item, Result]):
+    """Cuts items (deals, perft subtrees) into tasks of about _SECONDS_PER_TASK each, by the mean seconds of
+    the results so far."""
+
+    def __init__(self, items: Iterable[Item]) -> None:
+        self._items = iter(items)
         self._seconds = 0.0
-        self._rows = 0
+        self._results = 0
 
-    def __iter__(self) -> Iterator[List[int]]:
+    def __iter__(self) -> Iterator[List[Item]]:
         while True:
             size = 1
-            if self._rows and self._seconds > 0:
-                size = max(1, min(_MOST_PER_TASK, int(_SECONDS_PER_TASK * self._rows / self._seconds)))
-            elif self._rows:
+            if self._results and self._seconds > 0:
+                size = max(1, min(_MOST_PER_TASK, int(_SECONDS_PER_TASK * self._results / self._seconds)))
+            elif self._results:
                 size = _MOST_PER_TASK
-            task = [deal for _, deal in zip(range(size), self._deals)]
+            task = [item for _, item in zip(range(size), self._items)]
             if not task:
                 return
             yield task
 
-    def done(self, rows: List[Row]) -> Iterator[Row]:
-        """Notes the seconds of a finished task's rows, and yields them."""
-        for row in rows:
-            self._seconds += row.seconds
-            self._rows += 1
-            yield row
+    def done(self, results: List[Result]) -> List[Result]:
+        """Notes the seconds of a finished task's results, and returns them."""
+        self._seconds += sum(result.seconds for result in results)
+        self._results += len(results)
+        return results
 
 
 JOBS_PER_CPU = 4
@@ -148,14 +178,14 @@ def default_jobs() -> int:
     return usable_cores()
 
 
-def _windowed(submit: Callable[[List[int]], Any], first_completed: Callable[[Set[Any]], Tuple[Set[Any], Set[Any]]],
-              deals: Iterable[int], window: int) -> Iterator[Row]:
-    """Rows of ``submit(task)`` (a future of ``solve_deals``' rows) as tasks finish, with at most
-    ``window`` tasks in flight.
+def _windowed(submit: Callable[[List[Item]], Any], first_completed: Callable[[Set[Any]], Tuple[Set[Any], Set[Any]]],
+              items: Iterable[Item], window: int) -> Generator[List[Result], None, None]:
+    """The results of each ``submit(task)`` (a future of a list of results, one per item of ``task``) as
+    tasks finish, with at most ``window`` tasks in flight.
 
     Bounding what is in flight keeps memory flat on huge ranges and limits what a kill loses.
     """
-    tasks = _Tasks(deals)
+    tasks: Tasks[Item, Result] = Tasks(items)
     todo = iter(tasks)
     pending: Set[Any] = set()
     while True:
@@ -167,7 +197,7 @@ def _windowed(submit: Callable[[List[int]], Any], first_completed: Callable[[Set
             return
         done, pending = first_completed(pending)
         for future in done:
-            yield from tasks.done(future.result())
+            yield tasks.done(future.result())
 
 
 @contextlib.contextmanager
@@ -183,6 +213,24 @@ def _sigint_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+
+
+@contextlib.contextmanager
+def held_database(path: str, kind: FileKind = SURVEY_FILE) -> Iterator[SurveyFile]:
+    """The hold ``claim_database(path, kind)`` gives, for the time of a run, released when it ends (Ctrl-C
+    ignored meanwhile); a file the run made is removed if the run fails before its first row, unless
+    another run has opened it since."""
+    claim = claim_database(path, kind)
+    try:
+        yield claim
+    except BaseException:
+        # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early
+        # (and a second Ctrl-C does not stop the removal half-way).
+        with _sigint_ignored():
+            release_database(claim, failed=True)
+        raise
+    with _sigint_ignored():
+        release_database(claim, failed=False)
 
 
 def _worker_start(stop: multiprocessing.connection.Connection) -> None:
@@ -288,7 +336,7 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
     stop_reader, stop_writer = context.Pipe(duplex=False)
     in_flight: Dict[multiprocessing.connection.Connection, int] = {}
     workers = []
-    tasks = _Tasks(deals)
+    tasks: Tasks[int, Row] = Tasks(deals)
     todo = iter(tasks)
 
     def give(link: multiprocessing.connection.Connection) -> None:
@@ -387,20 +435,44 @@ def check_scheduler_address(address: str) -> None:
         raise ValueError(f"scheduler address {repr_text(address)}: port must be in 1 .. 65535, got {port}")
 
 
+def connect(scheduler: str) -> Any:
+    """A ``dask.distributed.Client`` of the scheduler at ``scheduler`` (checked by ``check_scheduler_address``),
+    to use as a context manager. Raises ``OSError`` if it cannot be reached within Dask's setting
+    ``distributed.comm.timeouts.connect`` (30 s unless configured)."""
+    return _distributed().Client(scheduler)
+
+
+def cluster_threads(client: Any) -> int:
+    """The worker threads of the cluster of ``client``: how many tasks it runs at once."""
+    return sum(client.nthreads().values())
+
+
+def on_dask(client: Any, work: Callable[[List[Item]], List[Result]],
+            items: Iterable[Item]) -> Generator[List[Result], None, None]:
+    """The results of ``work(task)`` on the Dask cluster of ``client``, a list per task, for tasks cut from
+    ``items`` (``Tasks``) as tasks finish; two tasks per thread of the cluster are in flight, so that the next
+    is there as one ends."""
+    distributed = _distributed()
+    return _windowed(lambda task: client.submit(work, task, pure=False),
+                     lambda pending: distributed.wait(pending, return_when="FIRST_COMPLETED"),
+                     items, max(2 * cluster_threads(client), 4))
+
+
+def check_engine_version(game: str, version: str) -> None:
+    """Raise ``ValueError`` unless ``version``, what a Dask worker computed with, is this process's engine version."""
+    if version != engine_version(game):
+        raise ValueError(f"the Dask workers run patience-engine {version}, this process "
+                         f"{engine_version(game)}: install the same engine on both")
+
+
 def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, scheduler: str,
                    player: Optional[Player]) -> Generator[Row, None, None]:
-    distributed = _distributed()
-    # The connect timeout is Dask's setting distributed.comm.timeouts.connect (30 s unless configured).
-    with distributed.Client(scheduler) as client:
-        threads = sum(client.nthreads().values())
-        for row in _windowed(
-                lambda task: client.submit(solve_deals, game, task, node_limit, table_bytes, player, pure=False),
-                lambda pending: distributed.wait(pending, return_when="FIRST_COMPLETED"),
-                deals, max(2 * threads, 4)):
-            if row.engine_version != engine_version(game):
-                raise ValueError(f"the Dask workers run patience-engine {row.engine_version}, this process "
-                                 f"{engine_version(game)}: install the same engine on both")
-            yield row
+    work = functools.partial(solve_deals, game, node_limit=node_limit, table_bytes=table_bytes, player=player)
+    with connect(scheduler) as client:
+        for rows in on_dask(client, work, deals):
+            for row in rows:
+                check_engine_version(game, row.engine_version)
+                yield row
 
 
 def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[int] = None,
@@ -457,9 +529,8 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         if refused:
             raise ValueError(f"a blind player plays {refused[0]} only ({refused[1]})")
         node_limit, table_bytes = player.node_limit, player.table_bytes
-    claim = claim_database(db)
-    connection = claim.connection
-    try:
+    with held_database(db) as claim:
+        connection = claim.connection
         settings = (game, engine_version(game), node_limit, table_bytes, THOUGHTFUL if player is None else player.name)
         done = done_deals(connection, settings, deals)
         count = deals.stop - deals.start  # len(deals) overflows past 2**63 - 1 deals
@@ -486,13 +557,4 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
                 except OSError as error:
                     raise OSError(f"{db}: {error}") from None
                 bar.update()
-        run = SurveyRun(count - skipped, skipped, other_settings(connection, settings), count - skipped - written)
-    except BaseException:
-        # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early
-        # (and a second Ctrl-C does not stop the removal half-way).
-        with _sigint_ignored():
-            release_database(claim, failed=True)
-        raise
-    with _sigint_ignored():
-        release_database(claim, failed=False)
-    return run
+        return SurveyRun(count - skipped, skipped, other_settings(connection, settings), count - skipped - written)

@@ -1,5 +1,9 @@
 """The survey's SQLite store: one row per solved deal, durable as soon as it is written.
 
+What this docstring says of a survey database holds for every kind of file the package keeps in
+SQLite (``FileKind``: the survey's ``SURVEY_FILE``, and ``perft.PERFT_FILE`` of a perft split into
+subtrees); only the tables differ.
+
 Rows are keyed by game, engine version, node limit, table size, player and
 deal (the player is ``"thoughtful"`` for the solver, which sees every card,
 else the text of a blind player of ``patience_engine.players``). A
@@ -34,7 +38,7 @@ import sqlite3
 import stat
 import sys
 import time
-from typing import Callable, Iterable, List, NamedTuple, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
 from urllib.parse import quote
 
 if sys.platform != "win32":
@@ -44,6 +48,10 @@ DEFAULT_DB = "patience-survey.sqlite"
 """The database file used when none is given."""
 APPLICATION_ID = 0x50415453  # "PATS" in ASCII
 """SQLite ``PRAGMA application_id`` that marks a survey database."""
+PERFT_APPLICATION_ID = 0x50415450  # "PATP" in ASCII
+"""SQLite ``PRAGMA application_id`` that marks a perft database (``perft.PERFT_FILE``)."""
+# What each of the package's application ids marks, for the message that refuses a file of one kind as another.
+_KIND_NAMES = {APPLICATION_ID: "survey", PERFT_APPLICATION_ID: "perft"}
 SCHEMA_VERSION = 2
 """SQLite ``PRAGMA user_version`` of the schema this module writes (1: no player column)."""
 THOUGHTFUL = "thoughtful"
@@ -74,7 +82,7 @@ _VERSION_1_COLUMNS = 11  # the columns before ``player``
 
 
 class SurveyFileError(ValueError):
-    """A file that is not a usable survey database (foreign, corrupt, newer schema, missing)."""
+    """A file that is not a usable database of the kind asked for (foreign, corrupt, newer schema, missing)."""
 
 
 class Row(NamedTuple):
@@ -106,32 +114,83 @@ class Row(NamedTuple):
         return (self.game, self.engine_version, self.node_limit, self.table_bytes, self.player)
 
 
-def _check_kind(path: str, mode: int) -> None:
+class FileKind(NamedTuple):
+    """A kind of SQLite file the package keeps: how it is marked, made and checked. Every function of
+    this module that opens a file takes the kind it must be (default ``SURVEY_FILE``)."""
+
+    name: str
+    """What messages call it: ``"survey"`` (a "survey database", "survey schema version 2")."""
+    application_id: int
+    """``PRAGMA application_id`` of every such file."""
+    schema_version: int
+    """``PRAGMA user_version`` of the schema written now."""
+    versions: Tuple[int, ...]
+    """The schema versions read; an older one is brought up to date by ``upgrade`` when opened for writing."""
+    schema: str
+    """The statements that make the tables of a new file."""
+    columns: Callable[[int], Dict[str, List[str]]]
+    """The tables, each with its columns in order, that a file of a schema version must have."""
+    rows_table: str
+    """The table whose rows are the file's worth: a new file left with none is removed (``release_database``)."""
+    upgrade: Optional[Callable[[sqlite3.Connection], None]] = None
+    """Rewrites a file of an older version of ``versions`` to ``schema_version``, in one transaction."""
+
+    @property
+    def noun(self) -> str:
+        """``"survey database"``."""
+        return f"{self.name} database"
+
+
+def _upgrade(connection: sqlite3.Connection) -> None:
+    """Rewrite a schema-1 ``deals`` table with the player column, all its rows thoughtful, in one transaction."""
+    old = ", ".join(Row._fields[:_VERSION_1_COLUMNS])
+    connection.executescript(f"""
+        BEGIN IMMEDIATE;
+        ALTER TABLE deals RENAME TO deals_version_1;
+        {_SCHEMA}
+        INSERT INTO deals SELECT {old}, '{THOUGHTFUL}' FROM deals_version_1;
+        DROP TABLE deals_version_1;
+        PRAGMA user_version = {SCHEMA_VERSION};
+        COMMIT;
+    """)
+
+
+SURVEY_FILE = FileKind(
+    "survey", APPLICATION_ID, SCHEMA_VERSION, (1, SCHEMA_VERSION), _SCHEMA,
+    lambda version: {"deals": list(Row._fields[:_VERSION_1_COLUMNS] if version == 1 else Row._fields)},
+    "deals", _upgrade)
+"""A survey database: the ``deals`` table of ``Row``."""
+
+
+def _check_kind(path: str, mode: int, kind: FileKind) -> None:
     """Raise ``SurveyFileError`` unless ``mode`` (of the file at ``path``) is a regular file's or a directory's
     (which open() refuses in its own words): a FIFO would block a read until a writer came."""
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        raise SurveyFileError(f"{path} is not a regular file, so not a survey database; left untouched")
+        raise SurveyFileError(f"{path} is not a regular file, so not a {kind.noun}; left untouched")
 
 
-def _check_header(path: str) -> None:
-    """Raise ``SurveyFileError`` unless the file at ``path`` starts like a survey database."""
-    _check_kind(path, os.stat(path).st_mode)
+def _check_header(path: str, kind: FileKind) -> None:
+    """Raise ``SurveyFileError`` unless the file at ``path`` starts like a database of ``kind``."""
+    _check_kind(path, os.stat(path).st_mode, kind)
     with open(path, "rb") as handle:
         header = handle.read(100)
     if not header and os.path.isfile(path):
-        raise SurveyFileError(f"{path} is an empty file, not a survey database; left untouched "
-                              "(remove it and the survey makes one)")
+        raise SurveyFileError(f"{path} is an empty file, not a {kind.noun}; left untouched "
+                              "(remove it, and the next run makes one)")
     if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
         raise SurveyFileError(f"{path} is not an SQLite database (foreign or corrupt file); left untouched")
     # The header stores user_version at byte 60 and application_id at byte 68, big-endian.
     application_id = int.from_bytes(header[68:72], "big")
     user_version = int.from_bytes(header[60:64], "big")
-    if application_id != APPLICATION_ID:
-        raise SurveyFileError(f"{path} is an SQLite database of another application "
-                              f"(application_id {application_id:#x}, expected {APPLICATION_ID:#x}); left untouched")
-    if user_version not in (1, SCHEMA_VERSION):
-        raise SurveyFileError(f"{path} has survey schema version {user_version}, this engine reads "
-                              f"{SCHEMA_VERSION}; left untouched")
+    if application_id in _KIND_NAMES and application_id != kind.application_id:
+        raise SurveyFileError(f"{path} is a {_KIND_NAMES[application_id]} database, not a {kind.noun}; "
+                              "left untouched")
+    if application_id != kind.application_id:
+        raise SurveyFileError(f"{path} is an SQLite database of another application (application_id "
+                              f"{application_id:#x}, expected {kind.application_id:#x}); left untouched")
+    if user_version not in kind.versions:
+        raise SurveyFileError(f"{path} has {kind.name} schema version {user_version}, this engine reads "
+                              f"{kind.schema_version}; left untouched")
 
 
 def _schema_version(connection: sqlite3.Connection) -> int:
@@ -146,11 +205,12 @@ def _first_line(error: Exception) -> str:
     return shown if len(shown) <= 120 else shown[:117] + "..."
 
 
-def _check_contents(connection: sqlite3.Connection, path: str) -> None:
-    """Raise ``SurveyFileError`` if the open database fails SQLite's check or lacks the ``deals`` table."""
+def _check_contents(connection: sqlite3.Connection, path: str, kind: FileKind) -> None:
+    """Raise ``SurveyFileError`` if the open database fails SQLite's check or lacks a table of ``kind``."""
     try:
         problems = [r[0] for r in connection.execute("PRAGMA quick_check")]
-        columns = [r[1] for r in connection.execute("PRAGMA table_info(deals)")]
+        expected = kind.columns(_schema_version(connection))
+        columns = {table: [r[1] for r in connection.execute(f"PRAGMA table_info({table})")] for table in expected}
     except sqlite3.DatabaseError as error:
         raise SurveyFileError(f"{path} is corrupt ({_first_line(error)}); left untouched") from None
     if problems != ["ok"]:
@@ -158,11 +218,9 @@ def _check_contents(connection: sqlite3.Connection, path: str) -> None:
         lines = [line for problem in problems for line in problem.splitlines() if line and not line.startswith("***")]
         more = f", and {len(lines) - 1} more problems" if len(lines) > 1 else ""
         raise SurveyFileError(f"{path} is corrupt ({(lines or problems)[0]}{more}); left untouched")
-    expected = list(Row._fields)
-    if _schema_version(connection) == 1:
-        expected = expected[:_VERSION_1_COLUMNS]
-    if columns != expected:
-        raise SurveyFileError(f"{path} has no deals table of the expected columns; left untouched")
+    for table, names in expected.items():
+        if columns[table] != names:
+            raise SurveyFileError(f"{path} has no {table} table of the expected columns; left untouched")
 
 
 def _uri(path: str) -> str:
@@ -176,8 +234,8 @@ def _connect(path: str) -> sqlite3.Connection:
     return sqlite3.connect(_uri(path), uri=True)
 
 
-def _create(path: str) -> bool:
-    """Create an empty survey database at ``path``, all at once, so no half-made file is ever seen.
+def _create(path: str, kind: FileKind) -> bool:
+    """Create an empty database of ``kind`` at ``path``, all at once, so no half-made file is ever seen.
 
     Returns False, leaving it alone, when another process made a file at ``path`` first.
     """
@@ -191,12 +249,12 @@ def _create(path: str) -> bool:
     try:
         connection = _connect(temporary)
         try:
-            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            connection.executescript(_SCHEMA)
+            connection.execute(f"PRAGMA application_id = {kind.application_id}")
+            connection.execute(f"PRAGMA user_version = {kind.schema_version}")
+            connection.executescript(kind.schema)
             connection.commit()
         except sqlite3.Error as error:  # the disk is full
-            raise OSError(f"{path}: cannot write the survey database ({error})") from None
+            raise OSError(f"{path}: cannot write the {kind.noun} ({error})") from None
         finally:
             connection.close()
         # A link, unlike a rename, never replaces a file another survey made since the caller
@@ -232,14 +290,15 @@ class SurveyFile(NamedTuple):
     """This survey made the file."""
     lock: Optional[int]
     """A descriptor of the file holding a shared ``flock`` while the survey runs (None where there is none)."""
+    kind: FileKind = SURVEY_FILE
 
 
-def _lock_shared(path: str) -> Optional[int]:
+def _lock_shared(path: str, kind: FileKind) -> Optional[int]:
     """A descriptor of the file at ``path`` holding a shared ``flock``; None if that file was removed
     before the lock was taken (the caller makes it again)."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, to be refused
     try:
-        _check_kind(path, os.fstat(descriptor).st_mode)
+        _check_kind(path, os.fstat(descriptor).st_mode, kind)
         fcntl.flock(descriptor, fcntl.LOCK_SH)
         with contextlib.suppress(FileNotFoundError):
             if os.path.samestat(os.fstat(descriptor), os.stat(path)):
@@ -251,41 +310,42 @@ def _lock_shared(path: str) -> Optional[int]:
     return None
 
 
-def claim_database(path: str) -> SurveyFile:
-    """Open the survey database at ``path`` for a survey's writes, making it if it is missing.
+def claim_database(path: str, kind: FileKind = SURVEY_FILE) -> SurveyFile:
+    """Open the database of ``kind`` at ``path`` for a survey's (or a perft's) writes, making it if it is missing.
 
-    Raises as ``open_database(path, create=True)`` does. Every survey holds a shared ``flock`` on the
+    Raises as ``open_database(path, create=True, kind=kind)`` does. Every survey holds a shared ``flock`` on the
     file until ``release_database``, so that one ending before its first row removes a file it made
     only while no other survey has it (a second survey on the same new file writes there).
     """
     if not path:
-        raise SurveyFileError("the survey database path is empty")
+        raise SurveyFileError(f"the {kind.noun} path is empty")
     # A symbolic link to a missing file makes that file, as writing through the link would; the
     # link itself is never replaced or removed.
     real = os.path.realpath(path)
     while True:
-        created = not os.path.exists(real) and _create(real)
+        created = not os.path.exists(real) and _create(real, kind)
         if sys.platform == "win32":
             lock = None
             break
         try:
-            lock = _lock_shared(real)
+            lock = _lock_shared(real, kind)
         except FileNotFoundError:
             continue  # removed between the check and the open (by a survey ending): make it again
         if lock is not None:
             break
     try:
-        connection = open_database(real, create=True)
+        connection = open_database(real, create=True, kind=kind)
     except BaseException:
         _release(real, lock, created)
         raise
-    return SurveyFile(real, connection, created, lock)
+    return SurveyFile(real, connection, created, lock, kind)
 
 
 def release_database(survey: SurveyFile, *, failed: bool) -> None:
     """End a survey's hold on its file (``claim_database``): the connection closed, and the file removed
     if the survey ``failed``, made it, wrote no row, and no other survey holds it."""
-    empty = failed and survey.created and survey.connection.execute("SELECT 1 FROM deals LIMIT 1").fetchone() is None
+    empty = failed and survey.created and \
+        survey.connection.execute(f"SELECT 1 FROM {survey.kind.rows_table} LIMIT 1").fetchone() is None
     close_database(survey.connection)
     _release(survey.path, survey.lock, empty)
 
@@ -305,26 +365,26 @@ def _release(path: str, lock: Optional[int], remove: bool) -> None:
         os.close(lock)
 
 
-def open_database(path: str, *, create: bool) -> sqlite3.Connection:
-    """Open the survey database at ``path`` after checking it.
+def open_database(path: str, *, create: bool, kind: FileKind = SURVEY_FILE) -> sqlite3.Connection:
+    """Open the database of ``kind`` (default: a survey database) at ``path`` after checking it.
 
     With ``create`` the connection is writable and a missing file is created; without it the
     connection is read-only. Raises ``SurveyFileError`` for a missing
-    file (without ``create``) or a file that is not a survey database, which is then left
+    file (without ``create``) or a file that is not a database of ``kind``, which is then left
     as it was; ``OSError`` if the file cannot be read, or (with ``create``) created or written.
     """
     if not path:
-        raise SurveyFileError("the survey database path is empty")
+        raise SurveyFileError(f"the {kind.noun} path is empty")
     if not os.path.exists(path):
         if not create:
-            raise SurveyFileError(f"{path}: no such survey database")
-        _create(path)  # False: another survey made it meanwhile, which is as good
-    _check_header(path)
+            raise SurveyFileError(f"{path}: no such {kind.noun}")
+        _create(path, kind)  # False: another survey made it meanwhile, which is as good
+    _check_header(path, kind)
     # Check through a read-only connection: closing a writable one may checkpoint a WAL
     # left by a killed run into the file, which must stay as it is if it fails the check.
     reader = _open_read_only(path)
     try:
-        _check_contents(reader, path)
+        _check_contents(reader, path, kind)
     except BaseException:
         reader.close()
         raise
@@ -334,8 +394,8 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
     reader.close()
     connection = _connect(path)
     try:
-        if version == 1:
-            _upgrade(connection)
+        if version != kind.schema_version and kind.upgrade is not None:
+            kind.upgrade(connection)
         # WAL: a commit appends to the log rather than rewriting pages. NORMAL leaves the sync to
         # checkpoints: a commit is in the file system at once, so it survives the process's death,
         # without waiting for the disk (a wait longer than many a deal takes).
@@ -346,7 +406,7 @@ def open_database(path: str, *, create: bool) -> sqlite3.Connection:
         connection.rollback()
     except sqlite3.OperationalError as error:
         connection.close()
-        raise OSError(f"{path}: cannot write the survey database ({error})") from None
+        raise OSError(f"{path}: cannot write the {kind.noun} ({error})") from None
     return connection
 
 
@@ -371,20 +431,6 @@ def _wait_while_busy(statement: Callable[[], object]) -> None:
             if not busy or time.monotonic() > deadline:
                 raise
         time.sleep(0.005)
-
-
-def _upgrade(connection: sqlite3.Connection) -> None:
-    """Rewrite a schema-1 ``deals`` table with the player column, all its rows thoughtful, in one transaction."""
-    old = ", ".join(Row._fields[:_VERSION_1_COLUMNS])
-    connection.executescript(f"""
-        BEGIN IMMEDIATE;
-        ALTER TABLE deals RENAME TO deals_version_1;
-        {_SCHEMA}
-        INSERT INTO deals SELECT {old}, '{THOUGHTFUL}' FROM deals_version_1;
-        DROP TABLE deals_version_1;
-        PRAGMA user_version = {SCHEMA_VERSION};
-        COMMIT;
-    """)
 
 
 def _open_read_only(path: str) -> sqlite3.Connection:
@@ -432,19 +478,26 @@ def close_database(connection: sqlite3.Connection) -> None:
         connection.close()
 
 
-def insert_rows(connection: sqlite3.Connection, rows: Iterable[Row]) -> int:
-    """Write ``rows`` in one transaction: one commit, durable when this returns.
+def insert_into(connection: sqlite3.Connection, table: str, rows: Iterable[Tuple[Any, ...]],
+                kind: FileKind = SURVEY_FILE) -> int:
+    """Write ``rows`` (each the values of ``table``'s columns in order) to ``table`` of a database of
+    ``kind`` in one transaction: one commit, durable when this returns.
 
-    Returns how many were new: a row another survey wrote first is left as it is. Raises ``OSError``
-    if the file cannot be written (the disk is full), the rows committed before staying.
+    Returns how many were new: a row whose key another run wrote first is left as it is. Raises
+    ``OSError`` if the file cannot be written (the disk is full), the rows committed before staying.
     """
-    placeholders = ", ".join("?" * len(Row._fields))
+    placeholders = ", ".join("?" * len(kind.columns(kind.schema_version)[table]))
     try:
         with connection:
-            cursor = connection.executemany(f"INSERT OR IGNORE INTO deals VALUES ({placeholders})", rows)
+            cursor = connection.executemany(f"INSERT OR IGNORE INTO {table} VALUES ({placeholders})", rows)
     except sqlite3.OperationalError as error:
-        raise OSError(f"cannot write the survey database ({error})") from None
+        raise OSError(f"cannot write the {kind.noun} ({error})") from None
     return cursor.rowcount
+
+
+def insert_rows(connection: sqlite3.Connection, rows: Iterable[Row]) -> int:
+    """``insert_into`` the ``deals`` table of a survey database: ``rows`` in one commit; how many were new."""
+    return insert_into(connection, "deals", rows)
 
 
 def done_deals(connection: sqlite3.Connection, settings: Settings, deals: range) -> Set[int]:
