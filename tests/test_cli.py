@@ -61,11 +61,13 @@ def test_perft_jobs_splits_the_tree_over_threads_with_the_same_counts(
     assert [int(line.split()[1].replace(",", "")) for line in lines[3:]] == list(counts)
 
 
-def test_perft_jobs_must_be_at_least_one(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("jobs", ["0", "1025"])
+def test_perft_jobs_is_refused_outside_one_to_max_threads(jobs: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        main(["perft", "germaine", "1", "--jobs", "0"])
+        main(["perft", "germaine", "1", "--jobs", jobs])
     assert exit_info.value.code == 2
-    assert "--jobs" in capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert captured.out == "" and "argument --jobs: jobs must be in 1 .. 1024" in captured.err
 
 
 def test_perft_reads_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

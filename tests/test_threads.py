@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any, List
+from typing import Any, List, Optional
 
 import numpy as np
 import pytest
@@ -191,15 +191,24 @@ def test_a_batch_freed_while_another_thread_waits_on_it() -> None:
     if not os.path.isdir("/proc/self/task"):
         return  # the system does not list a process's threads
 
-    def threads_of_this_process() -> int:
-        return len(os.listdir("/proc/self/task"))
+    def threads_of_this_process(expected: Optional[int] = None) -> int:
+        """The threads /proc lists, once it lists expected (or the same twice 50 ms apart): a joined
+        thread's entry can linger there for a moment after the join returns."""
+        deadline = time.monotonic() + 5
+        count = len(os.listdir("/proc/self/task"))
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            count, last = len(os.listdir("/proc/self/task")), count
+            if count == expected or (expected is None and count == last):
+                break
+        return count
 
     before = threads_of_this_process()
     gone = pe.VectorGame("germaine", 1024, num_threads=2)
     obs, _ = gone.reset(seed=0)
-    assert threads_of_this_process() == before + 1  # its pool: one worker beside the caller
+    assert threads_of_this_process(before + 1) == before + 1  # its pool: one worker beside the caller
     del gone
-    assert threads_of_this_process() == before  # stopped, though a view of its buffers lives on
+    assert threads_of_this_process(before) == before  # stopped, though a view of its buffers lives on
     assert obs.shape == (1024, *pe.Germaine.OBSERVATION_SHAPE) and obs.sum() > 0
 
 

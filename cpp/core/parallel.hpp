@@ -61,6 +61,10 @@ void run_tasks(ThreadPool& pool, int n, bool by_thread, Interrupt& outer, Task&&
 inline constexpr std::size_t kPerftTasksPerThread = 64;
 inline constexpr int kPerftTaskDepth = 4;
 
+// Whether a perft of depth on threads threads is split: a shallower one is quicker on the calling
+// thread than a pool is to start.
+inline bool perft_splits(int threads, int depth) { return threads > 1 && depth > kPerftTaskDepth; }
+
 // perft(g, depth, bulk) on pool's threads: the positions depth - r plies below g (r the depth the
 // subtrees keep) are expanded breadth first until there are kPerftTasksPerThread per thread, then
 // counted largest first (by the two-ply count below each), whichever thread is free taking the
@@ -68,8 +72,7 @@ inline constexpr int kPerftTaskDepth = 4;
 // where a split is not worth it. g is restored.
 template <class G>
 std::uint64_t perft_threaded(G& g, int depth, bool bulk, ThreadPool& pool, Interrupt& interrupt) {
-  if (pool.threads() == 1 || depth <= kPerftTaskDepth)
-    return perft<G, true>(g, depth, bulk, interrupt);
+  if (!perft_splits(pool.threads(), depth)) return perft<G, true>(g, depth, bulk, interrupt);
   const std::size_t wanted = kPerftTasksPerThread * static_cast<std::size_t>(pool.threads());
   std::vector<G> frontier{g};
   int remaining = depth;

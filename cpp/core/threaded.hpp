@@ -64,6 +64,8 @@ bool register_threaded() {
       ThreadedGame{[](const pybind11::handle& state, int depth, bool bulk, int threads) {
                      G g = state.cast<const PyState<G>&>().pos;
                      return run_interruptible([&](Interrupt& interrupt) {
+                       if (!perft_splits(threads, depth))
+                         return perft<G, true>(g, depth, bulk, interrupt);
                        ThreadPool pool(threads);
                        return perft_threaded(g, depth, bulk, pool, interrupt);
                      });

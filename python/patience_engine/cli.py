@@ -48,6 +48,7 @@ def _int_in(low: int, high: Optional[int], what: str) -> Callable[[str], int]:
 _deal_number = _int_in(0, limits.MAX_DEAL, "deal number")
 _depth = _int_in(1, reference.MAX_PERFT_DEPTH, "depth")
 _jobs = _int_in(1, None, "jobs")
+_threads = _int_in(1, limits.MAX_THREADS, "jobs")  # threads of one call
 # Both limits are stored in a survey's SQLite rows (signed 64-bit) and fit the solver's (unsigned 64-bit).
 _node_limit = _int_in(1, limits.MAX_SQLITE_INTEGER, "node limit")
 _table_bytes = _int_in(0, limits.MAX_SQLITE_INTEGER, "table bytes")
@@ -627,7 +628,7 @@ def build_parser() -> argparse.ArgumentParser:
                    ", ".join(f"{name} {info.perft_depth}" for name, info in REGISTRY.items()) + ")")
     p.add_argument("--impl", choices=["cpp", "reference", "both"], default="cpp",
                    help="which implementation to run; both checks that they agree")
-    p.add_argument("--jobs", type=_jobs, metavar="J",
+    p.add_argument("--jobs", type=_threads, metavar="J",
                    help="threads of the C++ perft (default: every CPU the process may use); the tree is "
                    "split below the root, the counts are the same; the reference runs on one. With --scheduler: "
                    "threads per subtree on a worker (default 1, as Dask runs a task on each worker thread)")
