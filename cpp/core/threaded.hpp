@@ -60,39 +60,32 @@ const ThreadedGame& threaded_game() {
 // when the module is loaded.
 template <class G>
 bool register_threaded() {
-  threaded_games()[G::kName] =
-      ThreadedGame{[](const pybind11::handle& state, int depth, bool bulk, int threads) {
-                     G g = state.cast<const PyState<G>&>().pos;
-                     return run_interruptible([&](Interrupt& interrupt) {
-                       if (!perft_splits(threads, depth))
-                         return perft<G, true>(g, depth, bulk, interrupt);
-                       ThreadPool pool(threads);
-                       return perft_threaded(g, depth, bulk, pool, interrupt);
-                     });
-                   },
-                   [](const pybind11::handle& state, std::int64_t n, std::uint64_t seed,
-                      int max_moves, int threads, std::int32_t* out) {
-                     const G start = state.cast<const PyState<G>&>().pos;
-                     run_interruptible([&](Interrupt& interrupt) {
-                       ThreadPool pool(threads);
-                       playouts_threaded(start, n, seed, max_moves, out, pool, interrupt);
-                     });
-                   },
-                   [](void* batch, const std::uint64_t* deals, BlockRunner& run) {
-                     auto& v = *static_cast<VectorGame<G>*>(batch);
-                     run.run(v.blocks(), [&](int begin, int end) { v.reset(deals, begin, end); });
-                   },
-                   [](void* batch, const std::int64_t* actions, BlockRunner& run) {
-                     auto& v = *static_cast<VectorGame<G>*>(batch);
-                     const StepFault fault = v.load_and_check(actions);
-                     if (fault.slot < 0)
-                       run.run(v.blocks(), [&](int begin, int end) { v.step(begin, end); });
-                     return fault;
-                   },
-                   [](void* batch, std::int64_t* out, BlockRunner& run) {
-                     auto& v = *static_cast<VectorGame<G>*>(batch);
-                     run.run(v.blocks(), [&](int begin, int end) { v.sample(out, begin, end); });
-                   }};
+  threaded_games()[G::kName] = ThreadedGame{
+      [](const pybind11::handle& state, int depth, bool bulk, int threads) {
+        G g = state.cast<const PyState<G>&>().pos;
+        return run_interruptible([&](Interrupt& interrupt) {
+          if (!perft_splits(threads, depth)) return perft<G, true>(g, depth, bulk, interrupt);
+          ThreadPool pool(threads);
+          return perft_threaded(g, depth, bulk, pool, interrupt);
+        });
+      },
+      [](const pybind11::handle& state, std::int64_t n, std::uint64_t seed, int max_moves,
+         int threads, std::int32_t* out) {
+        const G start = state.cast<const PyState<G>&>().pos;
+        run_interruptible([&](Interrupt& interrupt) {
+          ThreadPool pool(threads);
+          playouts_threaded(start, n, seed, max_moves, out, pool, interrupt);
+        });
+      },
+      [](void* batch, const std::uint64_t* deals, BlockRunner& run) {
+        reset_blocks(*static_cast<VectorGame<G>*>(batch), deals, run);
+      },
+      [](void* batch, const std::int64_t* actions, BlockRunner& run) {
+        return check_and_step_blocks(*static_cast<VectorGame<G>*>(batch), actions, run);
+      },
+      [](void* batch, std::int64_t* out, BlockRunner& run) {
+        sample_blocks(*static_cast<VectorGame<G>*>(batch), out, run);
+      }};
   return true;
 }
 

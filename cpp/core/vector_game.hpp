@@ -360,4 +360,24 @@ void playouts(const G& start, std::int64_t first, std::int64_t count, std::uint6
   }
 }
 
+// A batch's calls block by block on run's threads: the threaded calls of core/threaded.hpp (the
+// binding calls the whole-batch methods itself when the runner has one thread).
+template <class G>
+void reset_blocks(VectorGame<G>& v, const std::uint64_t* deals, BlockRunner& run) {
+  run.run(v.blocks(), [&](int begin, int end) { v.reset(deals, begin, end); });
+}
+
+// Checks every slot's action first, so that a fault leaves every slot as it was.
+template <class G>
+StepFault check_and_step_blocks(VectorGame<G>& v, const std::int64_t* actions, BlockRunner& run) {
+  const StepFault fault = v.load_and_check(actions);
+  if (fault.slot < 0) run.run(v.blocks(), [&](int begin, int end) { v.step(begin, end); });
+  return fault;
+}
+
+template <class G>
+void sample_blocks(VectorGame<G>& v, std::int64_t* out, BlockRunner& run) {
+  run.run(v.blocks(), [&](int begin, int end) { v.sample(out, begin, end); });
+}
+
 }  // namespace pe

@@ -72,26 +72,24 @@ void check_perft(const Pinned& pinned) {
   }
 }
 
-// A batch's calls as the binding makes them (AnyVectorGameOf in core/bind_vector.hpp, the threaded
-// ones in core/threaded.hpp): on the caller's thread when the runner has one, else block by block.
+// A batch's calls as the binding makes them (AnyVectorGameOf in core/bind_vector.hpp): the
+// whole-batch method on the caller's thread when the runner has one, else block by block.
 template <class G>
 void reset(VectorGame<G>& v, const std::uint64_t* deals, BlockRunner& run) {
   if (run.threads() == 1) return v.reset(deals);
-  run.run(v.blocks(), [&](int begin, int end) { v.reset(deals, begin, end); });
+  reset_blocks(v, deals, run);
 }
 
 template <class G>
 void sample(VectorGame<G>& v, std::int64_t* out, BlockRunner& run) {
   if (run.threads() == 1) return v.sample(out);
-  run.run(v.blocks(), [&](int begin, int end) { v.sample(out, begin, end); });
+  sample_blocks(v, out, run);
 }
 
 template <class G>
 StepFault check_and_step(VectorGame<G>& v, const std::int64_t* actions, BlockRunner& run) {
   if (run.threads() == 1) return v.check_and_step(actions);
-  const StepFault fault = v.load_and_check(actions);
-  if (fault.slot < 0) run.run(v.blocks(), [&](int begin, int end) { v.step(begin, end); });
-  return fault;
+  return check_and_step_blocks(v, actions, run);
 }
 
 // A batch as the binding holds it: its runner has a thread per block. max_moves 20 ends episodes
