@@ -47,6 +47,27 @@ def test_a_batch_gives_the_same_arrays_at_any_thread_count(game: str) -> None:
     assert batch_run(reference, game, 200, 7, 25) == expected
 
 
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_threaded_batch_refuses_an_illegal_action_as_one_thread_does(game: str) -> None:
+    """Each thread checks its own block's actions: the error still names the first bad slot (70, in
+    the second of 4 blocks, though slot 150 is bad too), and no slot of any block moves."""
+    errors = []
+    for threads in (1, 3):
+        vec = pe.VectorGame(game, 200, num_threads=threads)
+        obs_view, _ = vec.reset(seed=5)
+        obs, masks = np.array(obs_view), np.array(vec.action_masks)
+        texts = [vec.state(i).to_text() for i in range(200)]
+        actions = np.array(vec.sample_legal_actions())
+        for slot in (150, 70):
+            actions[slot] = np.flatnonzero(~masks[slot])[0]
+        with pytest.raises(pe.IllegalMoveError) as error:
+            vec.step(actions)
+        errors.append(str(error.value))
+        assert [vec.state(i).to_text() for i in range(200)] == texts
+        assert np.array_equal(obs_view, obs) and np.array_equal(vec.action_masks, masks)
+    assert errors[0] == errors[1] and errors[0].startswith("slot 70: action ")
+
+
 def test_a_batch_uses_a_thread_per_64_slots_at_most() -> None:
     for num_envs, threads, used in [(1, 7, 1), (64, 7, 1), (65, 7, 2), (128, 2, 2), (200, 7, 4), (1024, 3, 3)]:
         assert pe.VectorGame("royal-marriage", num_envs, num_threads=threads).num_threads == used, (num_envs, threads)

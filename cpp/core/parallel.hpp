@@ -99,7 +99,10 @@ std::uint64_t perft_threaded(G& g, int depth, bool bulk, ThreadPool& pool, Inter
   std::vector<std::uint64_t> counts(frontier.size());
   run_tasks(pool, static_cast<int>(order.size()), false, interrupt, [&](int k, Interrupt& in) {
     const std::size_t t = order[static_cast<std::size_t>(k)].second;
-    counts[t] = perft<G, true>(frontier[t], remaining, bulk, in);
+    // A copy of the thread's own: walked in place, neighbours in frontier would share cache lines
+    // between threads at every make and unmake.
+    G subtree = frontier[t];
+    counts[t] = perft<G, true>(subtree, remaining, bulk, in);
   });
   std::uint64_t total = 0;
   for (const std::uint64_t c : counts) total += c;

@@ -116,7 +116,7 @@ struct ThreadPool::Job {
   int threads;
   void (*call)(const void* task, int k, int t);
   const void* task;
-  int pending;  // workers not yet through with the job, under State::mutex
+  std::atomic<int> pending;  // workers not yet through with the job
   std::atomic<int> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;  // the first task's exception, under State::mutex
@@ -155,11 +155,16 @@ struct ThreadPool::State {
     }
   }
 
-  // Waits until every worker is through with j, calling poll(wait) every kWaitPoll; rethrows a
+  // Waits until every worker is through with j, watching for kSpin before it sleeps (a worker still
+  // busy is mostly a few microseconds from done), calling poll(wait) every kWaitPoll; rethrows a
   // task's error.
   void finish(Job& j, void (*poll)(const void*), const void* wait) {
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    while (j.pending.load(std::memory_order_acquire) != 0 &&
+           std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
     std::unique_lock<std::mutex> lock(mutex);
-    while (j.pending != 0) {
+    while (j.pending.load(std::memory_order_acquire) != 0) {
       if (idle.wait_for(lock, kWaitPoll) == std::cv_status::timeout) {
         lock.unlock();
         poll(wait);
@@ -186,8 +191,12 @@ struct ThreadPool::State {
       Job* j = job;  // set until this worker is through: the caller waits for every worker
       lock.unlock();
       work(*j, t);
-      lock.lock();
-      if (--j->pending == 0) idle.notify_all();
+      // The last worker out wakes a caller that sleeps; under the mutex, so that a caller between
+      // its check of pending and its wait cannot miss it. j may be gone once pending is 0.
+      if (j->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        lock.lock();
+        idle.notify_all();
+      }
     }
   }
 };

@@ -33,8 +33,9 @@ inline int resolve_threads(int num_threads) {
 // rethrown. While the caller waits for the workers it calls wait() about every 20 ms: wait may tell
 // the tasks to stop (Ctrl-C), and must not throw. One call at a time: the owner serialises them.
 //
-// Hand-off: a worker that finished watches for the next job for 200 us of wall time before it
-// sleeps, so that calls in a tight loop (a batch stepped by a policy) pay no sleep and wake-up.
+// Hand-off: a worker that finished watches for the next job, and the caller for the workers' end
+// of this one, for 200 us of wall time before sleeping, so that calls in a tight loop (a batch
+// stepped by a policy) pay no sleep and wake-up.
 //
 // fork(): the child has only the forking thread. A pool used in a child starts new workers there;
 // the parent's state is left unreleased (a worker may have held its mutex at the fork), some

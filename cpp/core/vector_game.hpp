@@ -211,10 +211,10 @@ class VectorGame {
   }
   void reset(const std::uint64_t* deals) { reset(deals, 0, n_); }
 
-  // The first slot whose action cannot be played (a slot awaiting autoreset, or dealt a position
-  // with no legal move, ignores its own).
-  StepFault check(const std::int64_t* actions) const {
-    for (int i = 0; i < n_; ++i) {
+  // The first slot of begin .. end - 1 (every slot without a range) whose action cannot be played
+  // (a slot awaiting autoreset, or dealt a position with no legal move, ignores its own).
+  StepFault check(const std::int64_t* actions, int begin, int end) const {
+    for (int i = begin; i < end; ++i) {
       if (ended_[i] || !legal_[i].size()) continue;
       const std::int64_t a = actions[i];
       if (a < 0 || a >= G::kNumActions) return StepFault{i, a, true};
@@ -223,14 +223,16 @@ class VectorGame {
     }
     return StepFault{};
   }
+  StepFault check(const std::int64_t* actions) const { return check(actions, 0, n_); }
 
   // check() of a copy of actions, read once, which step() then plays: the caller's buffer may
   // change while the batch works (another thread writing it without the GIL), and a value changed
-  // between the check and the move would play an unchecked action.
-  StepFault load_and_check(const std::int64_t* actions) {
-    std::copy(actions, actions + n_, actions_.begin());
-    return check(actions_.data());
+  // between the check and the move would play an unchecked action. With a range, of those slots.
+  StepFault load_and_check(const std::int64_t* actions, int begin, int end) {
+    std::copy(actions + begin, actions + end, actions_.begin() + begin);
+    return check(actions_.data(), begin, end);
   }
+  StepFault load_and_check(const std::int64_t* actions) { return load_and_check(actions, 0, n_); }
   // load_and_check(), then step() of every slot when every slot can play.
   StepFault check_and_step(const std::int64_t* actions) {
     const StepFault fault = load_and_check(actions);
@@ -367,12 +369,25 @@ void reset_blocks(VectorGame<G>& v, const std::uint64_t* deals, BlockRunner& run
   run.run(v.blocks(), [&](int begin, int end) { v.reset(deals, begin, end); });
 }
 
-// Checks every slot's action first, so that a fault leaves every slot as it was.
+// Checks every slot's action first, so that a fault leaves every slot as it was: each block its
+// own, on the thread that steps it (a slot's lines stay in that core's cache; checked by the
+// caller alone, every line of the other blocks crossed between cores twice a step). The fault is
+// the first slot's, as one thread's check finds it.
 template <class G>
 StepFault check_and_step_blocks(VectorGame<G>& v, const std::int64_t* actions, BlockRunner& run) {
-  const StepFault fault = v.load_and_check(actions);
-  if (fault.slot < 0) run.run(v.blocks(), [&](int begin, int end) { v.step(begin, end); });
-  return fault;
+  struct alignas(64) BlockFault {
+    StepFault fault;
+  };
+  const SlotBlocks& blocks = v.blocks();
+  std::vector<BlockFault> faults(static_cast<std::size_t>(blocks.count));
+  run.run(blocks, [&](int begin, int end) {
+    faults[static_cast<std::size_t>(begin / blocks.size)].fault =
+        v.load_and_check(actions, begin, end);
+  });
+  for (const BlockFault& f : faults)
+    if (f.fault.slot >= 0) return f.fault;
+  run.run(blocks, [&](int begin, int end) { v.step(begin, end); });
+  return StepFault{};
 }
 
 template <class G>
