@@ -442,7 +442,10 @@ def test_the_fork_server_ignores_ctrl_c_and_the_survey_keeps_it() -> None:
     """Workers fork from a server started while Ctrl-C is ignored, so a Ctrl-C while they import cannot
     print their tracebacks; one that comes meanwhile still reaches the survey."""
     def run(code: str) -> str:
-        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
+        # Ctrl-C as a terminal's process has it: a shell's background job (CI started with `&`) would
+        # hand down SIGINT ignored, and Python then installs no handler of its own.
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)).stdout
 
     assert run(FORK_SERVER_IGNORES_CTRL_C) == "True True False\n"
     assert run(CTRL_C_WHILE_THE_FORK_SERVER_STARTS) == "interrupted\n"
