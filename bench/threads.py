@@ -4,7 +4,7 @@ For each game of the build, the calls that take ``num_threads`` run at 1 thread 
 threads (default 2), in interleaved rounds (1, T, 1, T, ...) so that a change of the machine's load
 hits both alike, and the table gives the median seconds of each and their ratio:
 
-- ``vector 8192`` and ``vector 1024``: ``--steps`` (default 50 and 200) calls of
+- ``vector 8192`` and ``vector 1024``: 50 and 200 calls of
   ``step(sample_legal_actions())`` on a batch of that many slots, after an untimed
   ``reset(seed=1)``; each thread count steps a ``VectorGame`` of its own, made once (its pool
   starts with it), as a training loop does;

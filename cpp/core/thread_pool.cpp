@@ -108,26 +108,53 @@ constexpr auto kWaitPoll = std::chrono::milliseconds(20);
 
 }  // namespace
 
-// One call's tasks, on the caller's stack. Every worker takes part in every job (run_each gives
-// each its own tasks), and touches it only until it counts itself out of pending.
+// One call's tasks, on the caller's stack. A worker takes part only if it joins the job before the
+// caller has run out of tasks to hand out (the caller then closes it); tasks nobody has claimed the
+// caller runs itself, so a worker that the system does not schedule (the cores busy with other
+// processes) delays nothing but the tasks it already holds.
 struct ThreadPool::Job {
   int n;
   bool by_thread;
   int threads;
   void (*call)(const void* task, int k, int t);
   const void* task;
-  std::atomic<int> pending;  // workers not yet through with the job
-  std::atomic<int> next{0};
+  std::vector<std::atomic<bool>> claimed;  // by_thread: task k taken
+  std::atomic<int> next{0};                // otherwise: the next task to take
+  std::atomic<int> inside{0};              // workers that joined and are not yet through
   std::atomic<bool> failed{false};
   std::exception_ptr error;  // the first task's exception, under State::mutex
+
+  Job(int n_, bool by_thread_, int threads_, void (*call_)(const void*, int, int),
+      const void* task_)
+      : n(n_),
+        by_thread(by_thread_),
+        threads(threads_),
+        call(call_),
+        task(task_),
+        claimed(by_thread_ ? static_cast<std::size_t>(n_) : 0) {}
+
+  // The next task for the thread whose own tasks cursor walks (it starts at the thread's index), or
+  // n when none is left: by_thread, the thread's own tasks first (k % threads
+  // == t, so a batch's block stays on one core while every thread keeps up), then any left over.
+  int take(int& cursor) {
+    if (!by_thread) return next.fetch_add(1, std::memory_order_relaxed);
+    for (; cursor < n; cursor += threads)
+      if (!claimed[static_cast<std::size_t>(cursor)].exchange(true, std::memory_order_relaxed))
+        return cursor;
+    for (int k = 0; k < n; ++k)
+      if (!claimed[static_cast<std::size_t>(k)].load(std::memory_order_relaxed) &&
+          !claimed[static_cast<std::size_t>(k)].exchange(true, std::memory_order_relaxed))
+        return k;
+    return n;
+  }
 };
 
 // What the workers share with the caller; replaced, not reused, in a forked child.
 struct ThreadPool::State {
   std::mutex mutex;
-  std::condition_variable wake;  // workers wait here for a job or the stop
-  std::condition_variable idle;  // the caller waits here for the workers to finish a job
-  Job* job = nullptr;
+  std::condition_variable wake;              // workers wait here for a job or the stop
+  std::condition_variable idle;              // the caller waits here for the workers inside a job
+  Job* job = nullptr;                        // open for workers to join, under mutex
   std::atomic<std::uint64_t> generation{0};  // bumped per job; spinning workers watch it
   bool stopping = false;
 
@@ -140,11 +167,11 @@ struct ThreadPool::State {
     wake.notify_all();
   }
 
-  // Runs j's tasks for thread t (0: the caller) until none is left or one failed.
+  // Runs tasks for thread t (0: the caller) until none is left or one failed.
   void work(Job& j, int t) {
-    for (int k = j.by_thread ? t : j.next.fetch_add(1, std::memory_order_relaxed);
-         k < j.n && !j.failed.load(std::memory_order_relaxed);
-         k = j.by_thread ? k + j.threads : j.next.fetch_add(1, std::memory_order_relaxed)) {
+    int cursor = t;
+    for (int k = j.take(cursor); k < j.n && !j.failed.load(std::memory_order_relaxed);
+         k = j.take(cursor)) {
       try {
         j.call(j.task, k, t);
       } catch (...) {
@@ -155,27 +182,30 @@ struct ThreadPool::State {
     }
   }
 
-  // Waits until every worker is through with j, watching for kSpin before it sleeps (a worker still
-  // busy is mostly a few microseconds from done), calling poll(wait) every kWaitPoll; rethrows a
-  // task's error.
+  // Closes j to workers that have not joined, then waits until those inside are through, watching
+  // for kSpin before it sleeps (a worker inside is mostly a few microseconds from done) and calling
+  // poll(wait) every kWaitPoll; rethrows a task's error.
   void finish(Job& j, void (*poll)(const void*), const void* wait) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      job = nullptr;
+    }
     const auto until = std::chrono::steady_clock::now() + kSpin;
-    while (j.pending.load(std::memory_order_acquire) != 0 &&
-           std::chrono::steady_clock::now() < until)
-      std::this_thread::yield();
+    while (j.inside.load(std::memory_order_acquire) != 0 &&
+           std::chrono::steady_clock::now() < until) {
+    }
     std::unique_lock<std::mutex> lock(mutex);
-    while (j.pending.load(std::memory_order_acquire) != 0) {
+    while (j.inside.load(std::memory_order_acquire) != 0) {
       if (idle.wait_for(lock, kWaitPoll) == std::cv_status::timeout) {
         lock.unlock();
         poll(wait);
         lock.lock();
       }
     }
-    job = nullptr;
     if (j.error) std::rethrow_exception(j.error);
   }
 
-  // Worker t's loop: watch for a new generation a while, else sleep; run each job's tasks.
+  // Worker t's loop: watch for a new generation a while, else sleep; join each job still open.
   void serve(int t) {
     // Not the generation now: the first job may have begun before this thread ran.
     std::uint64_t seen = 0;
@@ -188,12 +218,14 @@ struct ThreadPool::State {
       wake.wait(lock, [&] { return stopping || generation.load() != seen; });
       if (stopping) return;
       seen = generation.load();
-      Job* j = job;  // set until this worker is through: the caller waits for every worker
+      Job* j = job;  // null once the caller has closed it: this worker came too late
+      if (!j) continue;
+      j->inside.fetch_add(1, std::memory_order_relaxed);
       lock.unlock();
       work(*j, t);
       // The last worker out wakes a caller that sleeps; under the mutex, so that a caller between
-      // its check of pending and its wait cannot miss it. j may be gone once pending is 0.
-      if (j->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      // its check of inside and its wait cannot miss it. j may be gone once inside is 0.
+      if (j->inside.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         lock.lock();
         idle.notify_all();
       }
@@ -239,7 +271,7 @@ void ThreadPool::stop() {
 void ThreadPool::run_on_workers(int n, bool by_thread, Call call, const void* task, Poll poll,
                                 const void* wait) {
   if (pid_ != current_pid()) start();  // a forked child: the workers are gone
-  Job job{n, by_thread, threads_, call, task, threads_ - 1, {0}, {false}, nullptr};
+  Job job(n, by_thread, threads_, call, task);
   state_->begin(job);
   state_->work(job, 0);
   state_->finish(job, poll, wait);

@@ -26,8 +26,10 @@ inline int resolve_threads(int num_threads) {
 // alone, so that they never depend on the thread count.
 //   run(n, task, wait): task(k, t) for every k in 0 .. n-1, each k handed to whichever thread is
 //     free, in ascending order (uneven tasks: a perft's subtrees, largest first);
-//   run_each(n, task, wait): the same, but thread t runs the k with k % threads() == t, so a batch
-//     whose slots are cut into threads() blocks steps each block on the same core every call.
+//   run_each(n, task, wait): the same, but thread t takes the k with k % threads() == t first, so a
+//     batch whose slots are cut into threads() blocks steps each block on the same core every call
+//     while every thread keeps up; a task its thread has not begun when the others are done is
+//     taken by one of them (a worker the system has not scheduled delays nothing).
 // Both return when every task has returned; with one thread, or one task, the caller runs them
 // all. An exception from a task stops the hand-out of further k (those running finish) and is
 // rethrown. While the caller waits for the workers it calls wait() about every 20 ms: wait may tell

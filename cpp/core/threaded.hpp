@@ -11,6 +11,7 @@
 // the optimised unit could be the one the linker keeps for both.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -73,7 +74,7 @@ bool register_threaded() {
          int threads, std::int32_t* out) {
         const G start = state.cast<const PyState<G>&>().pos;
         run_interruptible([&](Interrupt& interrupt) {
-          ThreadPool pool(threads);
+          ThreadPool pool(static_cast<int>(std::min<std::int64_t>(threads, n)));  // none idle
           playouts_threaded(start, n, seed, max_moves, out, pool, interrupt);
         });
       },

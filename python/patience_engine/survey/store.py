@@ -466,7 +466,9 @@ def close_database(connection: sqlite3.Connection) -> None:
     """Close a connection of ``open_database(path, create=True)``, leaving only the database file.
 
     The WAL is moved into the file and deleted, and the file left in rollback-journal mode, unless
-    another connection (a second survey) still has the file open: the last to close does it.
+    another connection (a second survey) still has the file open: the last to close does it. Two
+    that close at the same moment may each find the other open and both leave the WAL (its rows
+    are committed all the same); the next run to close alone folds it in.
     """
     try:
         # Leaving WAL needs the file to itself: fail at once rather than wait for another survey.
