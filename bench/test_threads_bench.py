@@ -14,7 +14,8 @@ def test_threads_script_times_every_workload_of_every_game(capsys: pytest.Captur
     assert "usable cores" in lines[0]
     assert lines[1].split("|")[4].strip() == "3 threads (s)"
     rows = [line.split("|")[1:3] for line in lines[3:]]
-    assert [game.strip() for game, _ in rows] == [REGISTRY[g].title for g in REGISTRY for _ in range(3)]
+    assert [game.strip() for game, _ in rows] == [REGISTRY[g].title for g in REGISTRY for _ in range(4)]
+    assert all(workload.strip().endswith(", 3 processes") for _, workload in rows[3::4])
 
 
 def test_a_wrong_threaded_result_is_caught() -> None:

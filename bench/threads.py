@@ -11,19 +11,25 @@ hits both alike, and the table gives the median seconds of each and their ratio:
 - ``playouts``: ``playouts(deal, n, seed=7)`` from the game's ``bench.timed.playouts`` deal, ``n``
   its ``n`` doubled until one call takes 0.2 s or more on one thread;
 - ``perft``: the game's ``bench.timed.threaded_perft`` (2 s or more on one thread; deal, depth and
-  count in ``python/patience_engine/registry.py``).
+  count in ``python/patience_engine/registry.py``);
+- ``perft ..., T processes``: the same perft on one thread in T processes at once against one
+  alone, the speed-up being T times the one's seconds over the slowest process's: what the machine
+  itself allows work that shares nothing (the cores share caches, memory and the clock's boost), a
+  ceiling for the threaded perft's.
 
 Every round's result must equal the one-thread result (the batch's rewards summed and its last
 observations, the playouts' scores, the perft count), and the perft count the registry's, so a fault
 of the threaded code cannot pass as a speed-up. ``--quick`` runs small sizes once, to check that
 the script works (``bench/test_threads_bench.py`` does). Prints a Markdown table and the CPU; the
-figures of docs/results.md "Threads" come from ``python bench/threads.py`` (some 4 minutes).
+figures of docs/results.md "Threads" come from ``python bench/threads.py`` (some 5 minutes).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -47,10 +53,11 @@ class Timing:
     workload: str
     one: float
     many: float
+    copies: int = 1  # calls that ran at once in ``many`` (processes); 1 for one call on threads
 
     @property
     def speedup(self) -> float:
-        return self.one / self.many
+        return self.copies * self.one / self.many
 
 
 def cpu_name() -> str:
@@ -154,6 +161,32 @@ def perft_timing(game: str, threads: int, rounds: int, quick: bool) -> Timing:
     return Timing(game, f"perft deal {deal} depth {depth}", medians[1], medians[threads])
 
 
+# A child process's perft on one thread: prints its seconds and the count.
+_PERFT_CHILD = ("import sys, time, patience_engine as pe; start = pe.GAMES[sys.argv[1]].deal(int(sys.argv[2])); "
+                "began = time.perf_counter(); n = pe.perft(start, int(sys.argv[3])); "
+                "print(time.perf_counter() - began, n)")
+
+
+def perft_processes_timing(game: str, processes: int, rounds: int, quick: bool) -> Timing:
+    deal, depth, leaves = REGISTRY[game].bench.timed.perft_bulk[0] if quick else REGISTRY[game].bench.timed.threaded_perft
+
+    def at_once(copies: int) -> Timed:
+        def run() -> Tuple[float, Any]:
+            children = [subprocess.Popen([sys.executable, "-c", _PERFT_CHILD, game, str(deal), str(depth)],
+                                         stdout=subprocess.PIPE, text=True) for _ in range(copies)]
+            outputs = [child.communicate()[0].split() for child in children]
+            if any(child.returncode for child in children):
+                raise AssertionError(f"{game} perft child failed: {[c.returncode for c in children]}")
+            return max(float(seconds) for seconds, _ in outputs), tuple(int(n) for _, n in outputs)
+        return run
+
+    medians, results = interleaved({1: at_once(1), processes: at_once(processes)}, rounds)
+    for copies, values in results.items():
+        check_same({1: [v for value in values for v in value]}, f"{game} perft in {copies} processes", leaves)
+    return Timing(game, f"perft deal {deal} depth {depth}, {processes} processes", medians[1], medians[processes],
+                  processes)
+
+
 def timings(games: Sequence[str], threads: int, quick: bool) -> List[Timing]:
     """Every workload of every game, at 1 thread and at threads."""
     out: List[Timing] = []
@@ -165,11 +198,12 @@ def timings(games: Sequence[str], threads: int, quick: bool) -> List[Timing]:
             out.append(vector_timing(game, 1024, 200, threads, 9))
         out.append(playouts_timing(game, threads, 1 if quick else 9, quick))
         out.append(perft_timing(game, threads, 1 if quick else 3, quick))
+        out.append(perft_processes_timing(game, threads, 1 if quick else 3, quick))
     return out
 
 
 def markdown(rows: Sequence[Timing], threads: int) -> str:
-    """The table: game, workload, median seconds at 1 and at threads threads, and the speed-up."""
+    """The table: game, workload, median seconds at 1 and at threads threads (or processes), and the speed-up."""
     lines = [f"| game | workload | 1 thread (s) | {threads} threads (s) | speed-up |", "|---|---|---:|---:|---:|"]
     lines += [f"| {TITLES[r.game]} | {r.workload} | {r.one:.4g} | {r.many:.4g} | {r.speedup:.2f}x |" for r in rows]
     return "\n".join(lines)

@@ -2,6 +2,8 @@
 // (bind_games.hpp, written by CMakeLists.txt) and the functions shared by all games.
 #include <pybind11/pybind11.h>
 
+#include <string>
+
 #include "bind_games.hpp"
 #include "core/bind_args.hpp"
 #include "core/bind_position.hpp"
@@ -18,6 +20,9 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "C++ move generation, Zobrist hashing and perft for the patience games of this build.";
   m.attr("__version__") = PATIENCE_VERSION;
   m.attr("BUILD_TYPE") = PATIENCE_BUILD_TYPE;
+  const std::string sanitizers = PATIENCE_SANITIZERS;
+  m.attr("SANITIZERS") =
+      sanitizers.empty() ? py::tuple() : py::tuple(py::str(sanitizers).attr("split")(","));
   m.attr("MAX_PERFT_DEPTH") = pe::kMaxPerftDepth;
   m.attr("MAX_THREADS") = pe::kMaxThreads;
   m.def("usable_cores", &pe::usable_cores,

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import random
 import signal
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, List, NamedTuple, Tuple
+from typing import Any, Callable, List, NamedTuple, Set, Tuple
 
 import pytest
 
@@ -89,6 +91,24 @@ def splitmix_table(seed: int, count: int) -> List[int]:
     return keys
 
 
+def small_germaine(seed: int) -> str:
+    """A Germaine position of 4 to 7 cards of neighbouring ranks in the top-left 2 x 5 cells, in the text of
+    ``from_text``: small enough for an exhaustive search (tests/test_solver.py)."""
+    rng = random.Random(seed)
+    cells = ["--"] * 52
+    spots = [13 * r + c for r in range(2) for c in range(5)]
+    low = rng.randrange(13)
+    cards = list(dict.fromkeys(RANKS[(low + k) % 13] + rng.choice(SUITS) for k in range(rng.randint(4, 7))))
+    for spot, card in zip(rng.sample(spots, len(cards)), cards):
+        cells[spot] = card
+    rows = [" ".join(cells[13 * r : 13 * r + 13]) for r in range(4)]
+    return "\n".join(rows) + f"\nslides: {rng.randint(0, 2)}"
+
+
+SMALL_GERMAINE_SEEDS = [1, 2, 6, 7, 10, 12, 14, 15, 18, 19, 20, 25, 32, 36, 37, 47, 52, 53, 59]
+"""Seeds of small_germaine() whose exhaustive search takes well under a second: wins and losses."""
+
+
 def flat(value: Any) -> List[int]:
     """The numbers of nested lists (an observation), in order."""
     return [x for item in value for x in flat(item)] if isinstance(value, list) else [value]
@@ -155,8 +175,9 @@ class Interrupted(NamedTuple):
 
 
 def child_defaults() -> None:
-    """``preexec_fn`` of test children: default SIGINT handling and a 60 s alarm (see below)."""
+    """``preexec_fn`` of test children: default SIGINT and SIGTERM handling and a 60 s alarm (see below)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.alarm(60)
 
 
@@ -179,3 +200,26 @@ def interrupt_after_first_line(command: List[str], delay: float = 0.5) -> Interr
             return Interrupted(code, child.stdout.read(), child.stderr.read(), time.perf_counter() - sent)
         finally:
             child.kill()
+
+
+# --- survey and perft files of an older schema -------------------------------------------------
+
+
+def to_old_form(db: Path, table: str, schema_version: int) -> None:
+    """Make the file at ``db`` one of an older schema ``schema_version``, whose tables were today's but whose
+    engine versions were ``0.1.0+<digest>`` (signature.engine_version), as the published surveys are."""
+    connection = sqlite3.connect(db)
+    with connection:
+        connection.execute(f"UPDATE {table} SET engine_version = '0.1.0+' || substr(engine_version, 4)")
+    connection.execute(f"PRAGMA user_version = {schema_version}")
+    connection.close()
+
+
+def stored_engine_versions(db: Path, table: str) -> Tuple[int, Set[str]]:
+    """The file's schema version and the engine versions its ``table`` holds, as stored."""
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        return version, {str(r[0]) for r in connection.execute(f"SELECT engine_version FROM {table}")}
+    finally:
+        connection.close()

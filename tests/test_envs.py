@@ -321,3 +321,106 @@ def test_copy_false_gives_read_only_views_that_still_step() -> None:
     assert not obs.flags.writeable and not info["action_mask"].flags.writeable
     obs, *_ = env.step(np.asarray(env.vector.sample_legal_actions()))
     assert np.array_equal(obs, [env.vector.state(i).observation() for i in range(2)])
+
+
+@pytest.mark.parametrize("mode", [None, "sync", "async", "vector_entry_point"])
+def test_a_game_the_id_contradicts_is_refused(mode: Any) -> None:
+    def build(**kwargs: Any) -> Any:
+        if mode is None:
+            return gymnasium.make(ENV_IDS["geoffrey"], **kwargs)
+        return gymnasium.make_vec(ENV_IDS["geoffrey"], num_envs=2, vectorization_mode=mode, **kwargs)
+
+    with pytest.raises(ValueError, match=r"^game='germaine' contradicts the id patience_engine/Geoffrey-v0, whose game "
+                                         r"is 'geoffrey': leave game out; patience_engine/Germaine-v0 is that game's$"):
+        build(game="germaine")
+    # Not a game's name at all: said as such, not as another game.
+    with pytest.raises(TypeError, match=r"^game must be a str, got int"):
+        build(game=7)
+    with pytest.raises(TypeError, match=r"^game must be a str, got the class Geoffrey"):
+        build(game=REGISTRY["geoffrey"].cpp)
+    with pytest.raises(ValueError, match=r"^unknown game 'Geoffrey': expected one of 'royal-marriage', "):
+        build(game="Geoffrey")
+    env = build(game="geoffrey")
+    assert env.unwrapped.game == "geoffrey" if mode is None else env.observation_space.shape[1:] == (18, 12, 52)
+    env.close()
+
+
+@pytest.mark.parametrize("mode", ["sync", "async", "vector_entry_point"])
+def test_info_has_the_same_mask_keys_in_every_vectorization_mode(mode: str) -> None:
+    envs = gymnasium.make_vec(ENV_IDS["royal-marriage"], num_envs=2, vectorization_mode=mode)
+    infos = [envs.reset(seed=0)[1]]
+    for _ in range(3):
+        mask = infos[-1]["action_mask"]
+        infos.append(envs.step(np.array([np.flatnonzero(row)[0] for row in mask]))[4])
+    envs.close()
+    for info in infos:
+        assert sorted(info) == ["_action_mask", "action_mask"]
+        assert info["_action_mask"].dtype == np.bool_ and info["_action_mask"].tolist() == [True, True]
+        assert info["action_mask"].shape == (2, 2500)
+
+
+def test_all_false_mask_rows_are_slots_whose_action_is_ignored() -> None:
+    """docs/rl.md "Gymnasium": a slot awaiting autoreset shows its ended position's mask, all False when no move
+    was left; its action is ignored, so the documented fix (any action there) steps where -inf masking fails."""
+    envs = gymnasium.make_vec(ENV_IDS["royal-marriage"], num_envs=64, vectorization_mode="vector_entry_point")
+    _, info = envs.reset(seed=1)
+    rng = np.random.default_rng(1)
+    ended = np.zeros(64, dtype=bool)
+    empty_rows = 0
+    for _ in range(200):
+        mask = info["action_mask"]
+        empty = ~mask.any(axis=1)
+        assert not (empty & ~ended).any(), "an all-False row belongs to a slot awaiting autoreset"
+        empty_rows += int(empty.sum())
+        with np.errstate(invalid="ignore"):  # what a policy masking logits with -inf gets on those rows
+            logits = np.where(mask, 0.0, -np.inf)
+            probabilities = np.exp(logits - logits.max(axis=1, keepdims=True))
+        assert np.isnan(probabilities[empty]).all() and not np.isnan(probabilities[~empty]).any()
+        fixed = mask | empty[:, None]
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in fixed])
+        _, _, terminated, truncated, info = envs.step(actions)
+        ended = terminated | truncated
+    assert empty_rows > 100
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_flat_observations_hold_the_same_values_on_one_axis(game: str, impl: str) -> None:
+    cls = reference.GAMES[game]
+    size = int(np.prod(cls.OBSERVATION_SHAPE))
+    env, planes = make(game, impl, flat=True), make(game, impl)
+    assert env.observation_space == gymnasium.spaces.Box(0, 1, (size,), np.uint8)
+    check_env(env)
+    obs, _ = env.reset(options={"deal": 3})
+    assert obs.shape == (size,) and obs.tolist() == np.asarray(planes.reset(options={"deal": 3})[0]).reshape(-1).tolist()
+    vector = gymnasium.make_vec(ENV_IDS[game], num_envs=2, vectorization_mode="vector_entry_point", impl=impl,
+                                flat=True, copy=False)
+    assert vector.single_observation_space == env.observation_space
+    obs, _ = vector.reset(options={"deals": [3, 4]})
+    assert obs.shape == (2, size) and obs.tolist() == [np.asarray(cls.deal(deal).observation(
+        hidden=REGISTRY[game].hidden_cards)).reshape(-1).tolist() for deal in (3, 4)]
+    with pytest.raises(TypeError, match="^flat must be a bool, got int$"):
+        PatienceEnv(game, impl=impl, flat=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="^flat must be a bool, got int$"):
+        PatienceVectorEnv(game, 2, impl=impl, flat=1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_action_masks_is_the_info_mask_through_the_wrappers(game: str, impl: str) -> None:
+    """sb3-contrib's MaskablePPO asks every environment for action_masks(), through Gymnasium's wrappers."""
+    env = gymnasium.make(ENV_IDS[game], impl=impl)
+    with pytest.raises(RuntimeError, match=r"^call reset\(\) first$"):
+        env.get_wrapper_attr("action_masks")()
+    _, info = env.reset(seed=2)
+    for _ in range(5):
+        masks = env.get_wrapper_attr("action_masks")()
+        assert masks.dtype == np.bool_ and masks.tolist() == info["action_mask"].tolist()
+        legal = np.flatnonzero(masks)
+        if not legal.size:
+            break
+        _, _, terminated, _, info = env.step(int(legal[-1]))
+        if terminated:
+            break
+    vector = gymnasium.make_vec(ENV_IDS[game], num_envs=3, vectorization_mode="vector_entry_point", impl=impl)
+    _, info = vector.reset(seed=2)
+    assert vector.action_masks().tolist() == info["action_mask"].tolist()
+    assert vector.action_masks().tolist() == np.asarray(vector.vector.action_masks).tolist()

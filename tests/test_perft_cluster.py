@@ -10,10 +10,11 @@ from typing import Any, Iterator, List
 
 import pytest
 
-from conftest import GAME_NAMES, game_data
+from conftest import GAME_NAMES, game_data, stored_engine_versions, to_old_form
 from patience_engine import perft, survey
 from patience_engine.cli import main
 from patience_engine.games import REGISTRY
+from patience_engine.signature import engine_version
 from patience_engine.survey import perft as split_perft
 
 distributed = pytest.importorskip("dask.distributed")
@@ -126,13 +127,24 @@ def test_another_depth_position_or_engine_is_another_run(
     assert main(["perft", "germaine", "--file", str(tmp_path / "deal1.txt"), "--depth", "4", "--db", db]) == 0
     assert f"0 counted now (the time and nodes/s are theirs), {first.subtrees:,} already in" in capsys.readouterr().out
     for module in (split_perft, survey.execution):
-        monkeypatch.setattr(module, "engine_version", lambda game: "0.0.0+another")
+        monkeypatch.setattr(module, "engine_version", lambda game: "r0-another")
     assert survey.run_perft(root, 4, db=db).counted == first.subtrees, "another engine"
 
 
+def test_a_run_of_the_old_engine_version_form_is_this_engines(tmp_path: Path) -> None:
+    db = tmp_path / "p.sqlite"
+    root = REGISTRY["germaine"].cpp.deal(1)
+    first = survey.run_perft(root, 4, db=str(db))
+    to_old_form(db, "runs", 1)
+    assert stored_engine_versions(db, "runs") == (1, {"0.1.0+" + engine_version("germaine")[3:]})
+    again = survey.run_perft(root, 4, db=str(db))
+    assert (again.counted, again.nodes) == (0, first.nodes)
+    assert stored_engine_versions(db, "runs") == (survey.PERFT_FILE.schema_version, {engine_version("germaine")})
+
+
 def test_workers_of_another_engine_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(split_perft, "engine_version", lambda game: "0.0.0+another")
-    with pytest.raises(ValueError, match=r"the Dask workers run patience-engine 0\.0\.0\+another, this process"):
+    monkeypatch.setattr(split_perft, "engine_version", lambda game: "r0-another")
+    with pytest.raises(ValueError, match=r"the Dask workers run engine r0-another, this process r1-"):
         survey.run_perft(REGISTRY["germaine"].cpp.deal(1), 4, db=str(tmp_path / "p.sqlite"))
 
 

@@ -240,12 +240,12 @@ def test_a_schema_1_file_is_read_as_thoughtful_and_upgraded_when_written(tmp_pat
             nodes INTEGER NOT NULL, seconds REAL NOT NULL, solution TEXT NOT NULL, proven INTEGER NOT NULL,
             engine_version TEXT NOT NULL, node_limit INTEGER NOT NULL, table_bytes INTEGER NOT NULL,
             PRIMARY KEY (game, engine_version, node_limit, table_bytes, deal));
-        INSERT INTO deals VALUES ('geoffrey', 1, 'lost', 0, 5, 0.1, '', 1, 'v', 100, 0);
+        INSERT INTO deals VALUES ('geoffrey', 1, 'lost', 0, 5, 0.1, '', 1, '0.1.0+0123456789ab', 100, 0);
     """)
     connection.commit()
     connection.close()
     old = survey.read_rows(str(db))
-    assert [(r.deal, r.player) for r in old] == [(1, survey.THOUGHTFUL)]
+    assert [(r.deal, r.player, r.engine_version) for r in old] == [(1, survey.THOUGHTFUL, "r1-0123456789ab")]
     survey.run_survey("geoffrey", range(1, 3), db=str(db), jobs=1, progress=False, player=BaselinePlayer())
     rows = survey.read_rows(str(db))
     assert [r for r in rows if r.player == survey.THOUGHTFUL] == old

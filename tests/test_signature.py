@@ -59,12 +59,13 @@ def test_cli_prints_signature(capsys: pytest.CaptureFixture[str], argv: List[str
     assert out[:-1] == EXPECTED_LINES
 
 
-def test_engine_version_is_per_game() -> None:
-    from patience_engine import __version__
-    from patience_engine.signature import engine_version
+def test_engine_version_is_the_revision_and_the_games_lines_not_the_package_version() -> None:
+    from patience_engine.signature import ENGINE_REVISION, engine_version
 
     versions = {game: engine_version(game) for game in GAME_NAMES}
-    assert all(v.startswith(__version__ + "+") and len(v) == len(__version__) + 13 for v in versions.values())
+    for game, version in versions.items():
+        lines = [line for line in EXPECTED_LINES if line.split()[1] == game]
+        assert version == f"r{ENGINE_REVISION}-{digest(lines)[:12]}"
     assert len(set(versions.values())) == len(GAME_NAMES)
     with pytest.raises(KeyError):
         engine_version("chess")

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import patience_engine
-from conftest import GAME_NAMES, game_cases, game_data, interrupt_after_first_line
+from conftest import GAME_NAMES, SMALL_GERMAINE_SEEDS, game_cases, game_data, interrupt_after_first_line, small_germaine
 from patience_engine import DEFAULT_TABLE_BYTES, Solution, reference, solve
 
 TABLES = [0, 4096, DEFAULT_TABLE_BYTES]
@@ -81,19 +81,6 @@ def exhaustive_best(state: Any) -> int:
     return search()
 
 
-def small_germaine(seed: int) -> str:
-    """A Germaine position of 4 to 7 cards of neighbouring ranks in the top-left 2 x 5 cells."""
-    rng = random.Random(seed)
-    cells = ["--"] * 52
-    spots = [13 * r + c for r in range(2) for c in range(5)]
-    low = rng.randrange(13)
-    cards = list(dict.fromkeys("A23456789TJQK"[(low + k) % 13] + rng.choice("CDHS") for k in range(rng.randint(4, 7))))
-    for spot, card in zip(rng.sample(spots, len(cards)), cards):
-        cells[spot] = card
-    rows = [" ".join(cells[13 * r : 13 * r + 13]) for r in range(4)]
-    return "\n".join(rows) + f"\nslides: {rng.randint(0, 2)}"
-
-
 @pytest.mark.parametrize("game,spec,status", KNOWN)
 def test_known_verdicts_on_every_table_size_and_without_pruning(game: str, spec: Any, status: str) -> None:
     for table_bytes in TABLES:
@@ -110,8 +97,7 @@ def test_known_verdicts_agree_with_exhaustive_search(game: str, spec: Any, statu
     assert exhaustive_win(position(reference.GAMES, game, spec)) == (status == "won")
 
 
-# Seeds whose exhaustive search takes well under a second: wins and losses.
-@pytest.mark.parametrize("seed", [1, 2, 6, 7, 10, 12, 14, 15, 18, 19, 20, 25, 32, 36, 37, 47, 52, 53, 59])
+@pytest.mark.parametrize("seed", SMALL_GERMAINE_SEEDS)
 def test_germaine_best_score_is_the_exhaustive_best(seed: int) -> None:
     text = small_germaine(seed)
     best = exhaustive_best(reference.Germaine.from_text(text))
@@ -341,13 +327,14 @@ def test_reference_positions_are_refused() -> None:
         solve(reference.RoyalMarriage.deal(1))  # type: ignore[arg-type]
 
 
+# A solve that outlasts the test, on the threads of argv[1]: Ctrl-C must stop every one of them.
 LONG_SOLVE = f"""
 import sys, patience_engine, patience_engine.reference
 DEAL = {HARD_GERMAINE_DEAL}
 state = patience_engine.Germaine.deal(DEAL)
 print("ready", flush=True)
 try:
-    patience_engine.solve(state, table_bytes=1 << 20)
+    patience_engine.solve(state, table_bytes=1 << 20, num_threads=int(sys.argv[1]))
 except KeyboardInterrupt as interrupt:
     found = interrupt.solution
     print("interrupted", found.status, found.score, found.nodes > 0, flush=True)
@@ -360,8 +347,9 @@ except KeyboardInterrupt as interrupt:
 
 
 @pytest.mark.timing
-def test_ctrl_c_stops_solve_within_a_second_with_what_it_found() -> None:
-    result = interrupt_after_first_line([sys.executable, "-c", LONG_SOLVE])
+@pytest.mark.parametrize("threads", [1, 2, 7])  # 7: more threads than cores
+def test_ctrl_c_stops_solve_within_a_second_with_what_it_found(threads: int) -> None:
+    result = interrupt_after_first_line([sys.executable, "-c", LONG_SOLVE, str(threads)])
     assert result.code == 3 and result.seconds < 1.0
     interrupted, status, score, searched, replayed, same = result.stdout.split()
     assert (interrupted, status, searched, replayed, same) == ("interrupted", "unknown", "True", "replayed", "True")

@@ -9,6 +9,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from typing import Any, Dict, Iterator, List, Set, Tuple
 
 import pytest
 
-from conftest import child_defaults
+from conftest import child_defaults, stored_engine_versions, to_old_form
 from patience_engine import survey
 from patience_engine.cli import main
 from patience_engine.signature import engine_version
@@ -118,9 +119,13 @@ def test_more_jobs_than_deals_start_one_process_a_deal(tmp_path: Path) -> None:
 def test_more_jobs_than_the_cpus_can_run_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # --jobs 100000 --deals 1-100000 started 100,000 processes, each with a table of its own.
     most = survey.JOBS_PER_CPU * survey.default_jobs()
-    with pytest.raises(ValueError, match=rf"^jobs must be at most {most}, 4 local processes for each of the "
-                                         rf"{survey.default_jobs()} CPUs .*, got {most + 1}$"):
+    with pytest.raises(ValueError, match=rf"^jobs must be at most {most}, 4 solving threads for each of the "
+                                         rf"{survey.default_jobs()} CPUs .* on one thread\), got {most + 1}$"):
         survey.run_survey("royal-marriage", range(1, 3), db=str(tmp_path / "s.sqlite"), **dict(SETTINGS, jobs=most + 1))
+    # Each deal on 2 threads: half the processes.
+    with pytest.raises(ValueError, match=rf"^jobs must be at most {most // 2}, .* on 2 threads\), got {most // 2 + 1}$"):
+        survey.run_survey("royal-marriage", range(1, 3), db=str(tmp_path / "s.sqlite"),
+                          **dict(SETTINGS, jobs=most // 2 + 1, threads=2))
     assert main(["survey", "royal-marriage", "--deals", "1-2", "--jobs", "1", "--scheduler", "tcp://127.0.0.1:1",
                  "--db", str(tmp_path / "s.sqlite")]) == 2
     assert capsys.readouterr().err == ("patience: error: give jobs (local processes) or scheduler (a Dask cluster), "
@@ -228,6 +233,24 @@ def test_a_new_database_gets_the_mode_of_any_new_file(tmp_path: Path, umask: int
     assert db.stat().st_mode & 0o777 == mode
 
 
+def test_rows_of_the_old_engine_version_form_are_read_as_the_same_engine_and_upgraded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.sqlite"
+    survey.run_survey("royal-marriage", range(1, 4), db=str(db), jobs=1, **SETTINGS)
+    rows = survey.read_rows(str(db))
+    version = engine_version("royal-marriage")
+    to_old_form(db, "deals", 3)
+    assert stored_engine_versions(db, "deals") == (3, {"0.1.0+" + version[3:]})
+    assert survey.read_rows(str(db)) == rows
+    assert main(["report", str(db)]) == 0
+    assert f"engine {version}," in capsys.readouterr().out
+    assert stored_engine_versions(db, "deals")[0] == 3, "reading leaves the file as it was"
+    run = survey.run_survey("royal-marriage", range(1, 5), db=str(db), jobs=1, **SETTINGS)
+    assert (run.solved, run.skipped, run.other_settings) == (1, 3, ()), "the old rows are this engine's"
+    assert survey.read_rows(str(db))[:3] == rows
+    assert stored_engine_versions(db, "deals") == (survey.SCHEMA_VERSION, {version})
+
+
 def test_a_database_in_a_missing_directory_is_named_as_given(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "missing" / "s.sqlite"
@@ -249,9 +272,9 @@ def test_rows_are_the_solver_results_and_a_rerun_skips_them(tmp_path: Path, monk
     solved: List[int] = []
     real = survey.solve_deal
 
-    def recording(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
+    def recording(game: str, deal: int, node_limit: int, table_bytes: int, threads: int) -> Row:
         solved.append(deal)
-        return real(game, deal, node_limit, table_bytes)
+        return real(game, deal, node_limit, table_bytes, threads)
 
     monkeypatch.setattr(survey.execution, "solve_deal", recording)
     second = survey.run_survey("royal-marriage", range(4, 9), db=str(db), jobs=1, **SETTINGS)
@@ -375,6 +398,58 @@ def test_ctrl_c_ends_a_multi_worker_survey_at_once(tmp_path: Path, group: bool) 
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the worker processes in /proc")
+@pytest.mark.parametrize("group", [True, False], ids=["sigterm-to-group", "sigterm-to-parent"])
+@pytest.mark.timing
+def test_sigterm_ends_a_multi_worker_survey_as_ctrl_c_does(tmp_path: Path, group: bool) -> None:
+    """What timeout, systemd (to the whole group) and Kubernetes send: the rows stay, the workers end
+    without a word, exit 143."""
+    with _slow_survey(tmp_path) as (child, processes):
+        sent = time.monotonic()
+        if group:
+            os.killpg(child.pid, signal.SIGTERM)
+        else:
+            child.send_signal(signal.SIGTERM)
+        code = child.wait(timeout=10)
+        seconds = time.monotonic() - sent
+        _wait_until_gone(processes)
+    assert (code, seconds < 1) == (143, True), f"exit {code} after {seconds:.2f} s"
+    assert (tmp_path / "stderr.txt").read_text() == "terminated\n"
+    assert [row.deal for row in survey.read_rows(str(tmp_path / "s.sqlite"))] == [713]
+
+
+def test_sigterm_while_a_silent_scheduler_is_awaited_leaves_no_file(tmp_path: Path) -> None:
+    """The scheduler takes the connection and never answers; SIGTERM removes the empty file (and its
+    -wal and -shm) as Ctrl-C does."""
+    pytest.importorskip("dask.distributed")
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        db = tmp_path / "s.sqlite"
+        with open(tmp_path / "stderr.txt", "wb") as stderr:
+            child = subprocess.Popen(survey_cli("royal-marriage", "--deals", "1-2", "--db", str(db), "--scheduler",
+                                                f"tcp://127.0.0.1:{silent.getsockname()[1]}"),
+                                     stdout=subprocess.DEVNULL, stderr=stderr, preexec_fn=child_defaults)
+        try:
+            silent.settimeout(30)
+            connection, _ = silent.accept()  # the survey has made its file and waits for an answer
+            with connection:
+                time.sleep(0.2)
+                child.send_signal(signal.SIGTERM)
+                code = child.wait(timeout=10)
+        finally:
+            child.kill()
+            child.wait()
+    assert (code, (tmp_path / "stderr.txt").read_text()) == (143, "terminated\n")
+    assert [path.name for path in tmp_path.iterdir()] == ["stderr.txt"]
+
+
+def test_the_command_leaves_sigterm_as_it_found_it(capsys: pytest.CaptureFixture[str]) -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    assert main(["deal", "royal-marriage", "1"]) == 0
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the worker processes in /proc")
 def test_a_second_ctrl_c_does_not_cut_the_removal_of_a_new_empty_file_short(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The first Ctrl-C (here raised by the first deal) fails the survey before its first row; a second,
@@ -483,7 +558,7 @@ def test_mismatched_limits_are_kept_apart(tmp_path: Path, capsys: pytest.Capture
     run = survey.run_survey("royal-marriage", range(1, 4), db=str(db), jobs=1, **other)
     assert (run.solved, run.skipped) == (3, 0), "rows of another node limit are not taken as done"
     assert run.other_settings == (("royal-marriage", engine_version("royal-marriage"), NODE_LIMIT, TABLE_BYTES,
-                                   survey.THOUGHTFUL),)
+                                   survey.THOUGHTFUL, 1),)
     summaries = survey.summarize(survey.read_rows(str(db)))
     assert [(s.node_limit, s.deals) for s in summaries] == [(NODE_LIMIT // 2, 3), (NODE_LIMIT, 3)]
 
@@ -571,13 +646,19 @@ def test_report_of_a_missing_file_is_an_error(tmp_path: Path, capsys: pytest.Cap
 
 def test_dask_run_gives_the_rows_of_a_local_run(tmp_path: Path) -> None:
     distributed = pytest.importorskip("dask.distributed")
-    local, on_dask = tmp_path / "local.sqlite", tmp_path / "dask.sqlite"
+    local, on_dask, threaded = tmp_path / "local.sqlite", tmp_path / "dask.sqlite", tmp_path / "threads.sqlite"
     survey.run_survey("geoffrey", range(1, 13), db=str(local), jobs=2, **SETTINGS)
     with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
                                   dashboard_address=":0") as cluster:
         survey.run_survey("geoffrey", range(1, 13), db=str(on_dask), scheduler=cluster.scheduler_address,
                           **SETTINGS)
+        survey.run_survey("geoffrey", range(1, 13), db=str(threaded), scheduler=cluster.scheduler_address,
+                          threads=2, **SETTINGS)
     assert without_seconds(survey.read_rows(str(on_dask))) == without_seconds(survey.read_rows(str(local)))
+    # The workers solve each deal on the threads asked for; the threads race, so only verdicts compare.
+    pairs = list(zip(survey.read_rows(str(local)), survey.read_rows(str(threaded))))
+    assert [(one.deal, many.threads) for one, many in pairs] == [(deal, 2) for deal in range(1, 13)]
+    assert not any(survey.contradict(one, many) for one, many in pairs)
 
 
 def test_scheduler_without_dask_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -594,9 +675,9 @@ def _hand_made(path: Path) -> None:
     scores = [60, 61, 62, 60, 64, 63, 60, 61, 40, 45, 50, 50]
     connection = survey.open_database(str(path), create=True)
     with connection:
-        connection.executemany("INSERT INTO deals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+        connection.executemany("INSERT INTO deals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
             ("germaine", deal, status, score, 10 * deal, deal / 100, "a1xa2", status != "unknown",
-             "9.9", 1000, 4096, survey.THOUGHTFUL)
+             "9.9", 1000, 4096, survey.THOUGHTFUL, 1)
             for deal, (status, score) in enumerate(zip(statuses, scores), 1)])
     connection.close()
 
@@ -673,10 +754,10 @@ def test_a_survey_of_the_widest_range_runs(tmp_path: Path, monkeypatch: pytest.M
     # 2**63 deals: more than len() can count. Stopped (as by Ctrl-C) after three rows.
     real = survey.solve_deal
 
-    def three_then_stop(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
+    def three_then_stop(game: str, deal: int, node_limit: int, table_bytes: int, threads: int) -> Row:
         if deal == 3:
             raise KeyboardInterrupt
-        return real(game, deal, node_limit, table_bytes)
+        return real(game, deal, node_limit, table_bytes, threads)
 
     monkeypatch.setattr(survey.execution, "solve_deal", three_then_stop)
     db = tmp_path / "s.sqlite"
@@ -726,7 +807,7 @@ def test_a_survey_sharing_its_file_leaves_the_log_to_the_last_one(tmp_path: Path
     first = survey.open_database(str(db), create=True)
     second = survey.open_database(str(db), create=True)
     with first:
-        first.execute("INSERT INTO deals VALUES ('germaine', 1, 'won', 64, 1, 0.1, 'a1xa2', 1, 'v', 1, 1, 'thoughtful')")
+        first.execute("INSERT INTO deals VALUES ('germaine', 1, 'won', 64, 1, 0.1, 'a1xa2', 1, 'v', 1, 1, 'thoughtful', 1)")
     start = time.monotonic()
     survey.close_database(first)  # the other still has the file open: stays in WAL, at once
     assert time.monotonic() - start < 1
@@ -1011,6 +1092,99 @@ def test_report_of_files_repeating_a_survey_checks_that_they_agree(
     assert main(["report", first, second]) == 1
     out = capsys.readouterr().out
     assert "3 repeated rows agree in every field but seconds, 1 do not" in out and "Geoffrey deal 6: nodes differ" in out
+
+
+def test_threads_are_recorded_and_kept_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "t.sqlite")
+    assert main(["survey", "geoffrey", "--deals", "1-4", "--jobs", "1", "--threads", "2", "--node-limit", "200000",
+                 "--table-bytes", str(TABLE_BYTES), "--db", db]) == 0
+    threaded = survey.read_rows(db)
+    assert [(r.deal, r.threads) for r in threaded] == [(d, 2) for d in range(1, 5)]
+    run = survey.run_survey("geoffrey", range(1, 5), db=db, jobs=1, node_limit=200_000, table_bytes=TABLE_BYTES,
+                            progress=False)
+    assert (run.solved, run.skipped) == (4, 0), "rows of another thread count are not taken as done"
+    assert run.other_settings == (("geoffrey", engine_version("geoffrey"), 200_000, TABLE_BYTES, survey.THOUGHTFUL, 2),)
+    one = [r for r in survey.read_rows(db) if r.threads == 1]
+    # Both ran to the end: the same verdicts, whatever the lines and nodes.
+    assert [(r.status, r.proven) for r in one] == [(r.status, r.proven) for r in threaded]
+    summaries = survey.summarize(survey.read_rows(db))
+    assert [(s.threads, s.deals) for s in summaries] == [(1, 4), (2, 4)]
+    capsys.readouterr()
+    assert main(["report", db]) == 0
+    out = capsys.readouterr().out
+    assert "2 threads per solve" in out
+    assert "thread counts: 4 deals were solved at more than one thread count" in out and "; 0 contradictions" in out
+
+
+def test_thread_counts_contradict_only_in_verdicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
+    survey.run_survey("geoffrey", range(1, 7), db=first, jobs=1, **SETTINGS)
+    survey.run_survey("geoffrey", range(1, 7), db=second, jobs=1, threads=3, **SETTINGS)
+    rows = {(r.threads, r.deal): r for r in survey.read_rows(first) + survey.read_rows(second)}
+    won = min(d for (t, d), r in rows.items() if t == 1 and r.status == "won")
+    lost = min(d for (t, d), r in rows.items() if t == 1 and r.status == "lost")
+    connection = sqlite3.connect(second)
+    with connection:
+        # A limit reached on three threads where one thread settled the deal is no contradiction;
+        # nor are other nodes and lines, which threads that race give.
+        connection.execute("UPDATE deals SET status = 'unknown', proven = 0, solution = '' WHERE deal = ?", (lost,))
+        connection.execute("UPDATE deals SET nodes = nodes + 7")
+    connection.close()
+    assert main(["report", first, second]) == 0
+    assert "0 contradictions" in capsys.readouterr().out
+    connection = sqlite3.connect(second)
+    with connection:
+        connection.execute("UPDATE deals SET status = 'lost', solution = '' WHERE deal = ?", (won,))
+    connection.close()
+    assert main(["report", first, second]) == 1
+    out = capsys.readouterr().out
+    assert "1 contradictions" in out
+    assert f"CONTRADICTION: Geoffrey deal {won}: won 52 (proven) on 1 thread, lost 52 (proven) on 3" in out
+    # Repeats of a survey on several threads agree as long as their verdicts do.
+    shutil.copy(second, tmp_path / "c.sqlite")
+    connection = sqlite3.connect(tmp_path / "c.sqlite")
+    with connection:
+        connection.execute("UPDATE deals SET nodes = nodes + 1")
+    connection.close()
+    assert main(["report", second, str(tmp_path / "c.sqlite")]) == 0
+    assert "6 repeated rows agree" in capsys.readouterr().out
+
+
+def test_a_schema_2_file_is_read_as_one_thread_and_upgraded_when_written(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite"
+    connection = sqlite3.connect(db)
+    connection.executescript(f"""
+        PRAGMA application_id = {survey.APPLICATION_ID};
+        PRAGMA user_version = 2;
+        CREATE TABLE deals (game TEXT NOT NULL, deal INTEGER NOT NULL, status TEXT NOT NULL, score INTEGER NOT NULL,
+            nodes INTEGER NOT NULL, seconds REAL NOT NULL, solution TEXT NOT NULL, proven INTEGER NOT NULL,
+            engine_version TEXT NOT NULL, node_limit INTEGER NOT NULL, table_bytes INTEGER NOT NULL,
+            player TEXT NOT NULL, PRIMARY KEY (game, engine_version, node_limit, table_bytes, player, deal));
+        INSERT INTO deals VALUES ('geoffrey', 1, 'lost', 0, 5, 0.1, '', 1, 'v', 100, 0, 'thoughtful');
+    """)
+    connection.commit()
+    connection.close()
+    old = survey.read_rows(str(db))
+    assert [(r.deal, r.player, r.threads) for r in old] == [(1, survey.THOUGHTFUL, 1)]
+    survey.run_survey("geoffrey", range(1, 3), db=str(db), jobs=1, threads=2, **SETTINGS)
+    rows = survey.read_rows(str(db))
+    assert [r for r in rows if r.engine_version == "v"] == old
+    assert sorted((r.deal, r.threads) for r in rows if r.engine_version != "v") == [(1, 2), (2, 2)]
+    connection = sqlite3.connect(db)
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == survey.SCHEMA_VERSION == 4
+    connection.close()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--threads", "0"], "threads must be in 1 .. 1024, got 0"),
+    (["--threads", "2", "--player", "baseline"], "--threads is for the thoughtful solver"),
+])
+def test_survey_threads_are_checked(argv: List[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["survey", "geoffrey", "--deals", "1-2", *argv])
+    assert exited.value.code == 2 and message in capsys.readouterr().err
+    with pytest.raises(ValueError, match="^threads must be in 1 .. 1024, got 1025$"):
+        survey.run_survey("geoffrey", range(1, 2), threads=1025)
 
 
 WORKER_LEFT_BEHIND = """

@@ -97,3 +97,17 @@ def test_messages_show_invisible_characters_alike(code: int) -> None:
             messages.append(str(error.value))
     assert messages[:2] == messages[2:]
     assert messages[0] == f"line 1, token 2 '{shown}3C': unknown card"
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_leading_byte_order_mark_is_dropped_alike(game: str) -> None:
+    """As the CLI's --file reads a file an editor saved with a byte-order mark; only one, only at the start."""
+    for impl in ("cpp", "reference"):
+        cls = game_class(impl, game)
+        text = cls.deal(5).to_text()
+        assert cls.from_text("\ufeff" + text) == cls.from_text(text)
+    row = "QH 3C 9D KH"
+    assert game_class("cpp", "royal-marriage").from_text("\ufeff" + row).to_text() == row
+    for late in (" \ufeff" + row, "\ufeff\ufeff" + row):
+        assert outcome("cpp", "royal-marriage", late) == outcome("reference", "royal-marriage", late) == (
+            "error", "line 1, token 1 '\\ufeffQH': unknown card")

@@ -119,10 +119,11 @@ def test_threaded_perft_splits_deep_trees_exactly(game: str) -> None:
     lambda threads: pe.perft(pe.Germaine.deal(1), 2, num_threads=threads),
     lambda threads: pe.playouts(pe.Germaine.deal(1), 2, seed=0, num_threads=threads),
     lambda threads: pe.VectorGame("germaine", 2, num_threads=threads),
+    lambda threads: pe.solve(pe.RoyalMarriage.deal(1), num_threads=threads),
     lambda threads: reference.perft(reference.Germaine.deal(1), 2, num_threads=threads),
     lambda threads: reference.playouts(reference.Germaine.deal(1), 2, seed=0, num_threads=threads),
     lambda threads: reference.VectorGame("germaine", 2, num_threads=threads),
-], ids=["perft", "playouts", "VectorGame", "reference-perft", "reference-playouts", "reference-VectorGame"])
+], ids=["perft", "playouts", "VectorGame", "solve", "reference-perft", "reference-playouts", "reference-VectorGame"])
 @pytest.mark.parametrize("bad, error, message", [
     (-1, ValueError, f"num_threads must be in 0 .. {MAX_THREADS}, got -1"),
     (MAX_THREADS + 1, ValueError, f"num_threads must be in 0 .. {MAX_THREADS}, got {MAX_THREADS + 1}"),

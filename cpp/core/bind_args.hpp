@@ -133,10 +133,13 @@ inline std::string text_argument(const Text& text, const char* what) {
 
 // o as a Python int when it is an int or an integer with __index__ (a numpy integer); an empty
 // object for anything else, a bool (Python's or numpy's) included
-// (patience_engine.limits.int_value). An __index__ that raises anything but TypeError (numpy's
-// bool refusing) passes its exception on.
+// (patience_engine.limits.int_value). numpy's bool is told by its dtype, as up to numpy 2.2 its
+// __index__ only warns. An __index__ that raises anything but TypeError (numpy's bool refusing)
+// passes its exception on.
 inline py::object int_value(const py::handle& o) {
-  if (py::isinstance<py::bool_>(o) || py::isinstance<py::str>(o) || !PyIndex_Check(o.ptr()))
+  if (PyLong_CheckExact(o.ptr())) return py::reinterpret_borrow<py::object>(o);
+  if (py::isinstance<py::bool_>(o) || py::isinstance<py::str>(o) || !PyIndex_Check(o.ptr()) ||
+      py::getattr(py::getattr(o, "dtype", py::none()), "kind", py::none()).equal(py::str("b")))
     return py::object();
   PyObject* index = PyNumber_Index(o.ptr());
   if (!index) {

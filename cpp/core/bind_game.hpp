@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/bind_args.hpp"
@@ -105,11 +106,17 @@ py::class_<typename G::Move> bind_game(py::module_& m) {
       .def_static(
           "from_text",
           [](const Text& text) {
-            return State(G::from_text(text_argument(text, "position text")));
+            const std::string owned = text_argument(text, "position text");
+            std::string_view utf8 = owned;
+            // A leading byte-order mark (U+FEFF), as editors on Windows write, is no token.
+            constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+            if (utf8.substr(0, kByteOrderMark.size()) == kByteOrderMark)
+              utf8.remove_prefix(kByteOrderMark.size());
+            return State(G::from_text(utf8));
           },
           py::arg("text"),
-          "Reads a position in the game's text format. Raises ValueError naming the line and "
-          "token.")
+          "Reads a position in the game's text format; a leading byte-order mark (U+FEFF) is "
+          "dropped. Raises ValueError naming the line and token.")
       .def_static(
           "parse_move",
           [](const Text& text) { return G::parse_move(text_argument(text, "move text")); },
@@ -194,12 +201,15 @@ py::class_<typename G::Move> bind_game(py::module_& m) {
   });
 
   // perft() and solve() take any game's position: bind_position_functions() picks the game.
-  game_functions().push_back(
-      GameFunctions{G::kName, &holds_position<G>, &perft_position<G>,
-                    [](const py::handle& state, int depth, bool bulk, int threads) {
-                      return threaded_game<G>().perft(state, depth, bulk, threads);
-                    },
-                    &solve_position<G>});
+  game_functions().push_back(GameFunctions{
+      G::kName, &holds_position<G>, &perft_position<G>,
+      [](const py::handle& state, int depth, bool bulk, int threads) {
+        return threaded_game<G>().perft(state, depth, bulk, threads);
+      },
+      &solve_position<G>,
+      [](const py::handle& state, const SolveOptions& opt, SolveProgress& progress, int threads) {
+        return threaded_game<G>().solve(state, opt, progress, threads);
+      }});
   return move;
 }
 

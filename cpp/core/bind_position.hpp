@@ -65,6 +65,8 @@ struct GameFunctions {
   // The same on threads threads: G's threaded calls (core/threaded.hpp).
   std::uint64_t (*perft_threaded)(const py::handle& state, int depth, bool bulk, int threads);
   py::tuple (*solve)(const py::handle& state, const SolveOptions& opt, SolveProgress& progress);
+  py::tuple (*solve_threaded)(const py::handle& state, const SolveOptions& opt,
+                              SolveProgress& progress, int threads);
 };
 inline std::vector<GameFunctions>& game_functions() {
   static std::vector<GameFunctions> games;
@@ -83,11 +85,12 @@ std::uint64_t perft_position(const py::handle& state, int depth, bool bulk) {
   return run_interruptible([&](Interrupt& interrupt) { return perft(g, depth, bulk, interrupt); });
 }
 
-// solve of a G position (holds_position<G>(state)), without the GIL: (status, moves, score,
-// nodes, proven), also attached to a KeyboardInterrupt as _so_far.
-template <class G>
-py::tuple solve_position(const py::handle& state, const SolveOptions& opt,
-                         SolveProgress& progress) {
+// solve of a G position (holds_position<G>(state)) by solver(g, opt, interrupt, so_far) (solve()
+// or a threaded solve), without the GIL: (status, moves, score, nodes, proven), also attached to
+// a KeyboardInterrupt as _so_far.
+template <class G, class Solve>
+py::tuple solve_position_with(const py::handle& state, const SolveOptions& opt,
+                              SolveProgress& progress, const Solve& solver) {
   const G g = state.cast<const PyState<G>&>().pos;
   const auto as_tuple = [](const SolveResult<G>& r) {
     static const char* const kStatus[] = {"won", "lost", "unknown"};
@@ -98,7 +101,7 @@ py::tuple solve_position(const py::handle& state, const SolveOptions& opt,
     try {
       return as_tuple(run_interruptible([&](Interrupt& interrupt) {
         try {
-          return solve(g, opt, interrupt, &so_far);
+          return solver(g, opt, interrupt, &so_far);
         } catch (const Interrupted&) {
           if (progress.error) throw ProgressFailed{};
           throw;
@@ -112,6 +115,16 @@ py::tuple solve_position(const py::handle& state, const SolveOptions& opt,
     if (e.matches(PyExc_KeyboardInterrupt)) py::setattr(e.value(), "_so_far", as_tuple(so_far));
     throw;
   }
+}
+
+// solve of a G position on one thread (solve_position_with()).
+template <class G>
+py::tuple solve_position(const py::handle& state, const SolveOptions& opt,
+                         SolveProgress& progress) {
+  return solve_position_with<G>(
+      state, opt, progress, [](const G& g, const SolveOptions& o, Interrupt& i, SolveResult<G>* s) {
+        return solve(g, o, i, s);
+      });
 }
 
 // The TypeError of function() given state, not a position of a C++ game: it names the games, and
@@ -168,16 +181,17 @@ inline void bind_position_functions(py::module_& m) {
       "game of patience_engine.GAMES, a non-int depth or num_threads or a non-bool bulk, and "
       "ValueError for a depth outside 0 .. MAX_PERFT_DEPTH or num_threads outside 0 .. 1024.");
 
-  // solve(state, node_limit, time_limit, table_bytes, pruning, progress=None) -> (status, moves,
-  // score, nodes, proven), also attached to a KeyboardInterrupt as _so_far. Private: it takes the
-  // limits as patience_engine.solve() (solver.py) checked them, the one place they are checked,
-  // and wraps the tuple. progress(nodes, best_score), when given, is called at the interrupt
-  // polls; an error it raises stops the search and is raised again.
+  // solve(state, node_limit, time_limit, table_bytes, pruning, progress=None, num_threads=1) ->
+  // (status, moves, score, nodes, proven), also attached to a KeyboardInterrupt as _so_far.
+  // Private: it takes the limits as patience_engine.solve() (solver.py) checked them, the one place
+  // they are checked, and wraps the tuple. progress(nodes, best_score), when given, is called at
+  // the interrupt polls; an error it raises stops the search and is raised again. num_threads
+  // other than 1 solves on that many threads (0: usable_cores()), G's threaded calls.
   m.def(
       "solve",
       [](const py::object& state, std::optional<std::uint64_t> node_limit,
          std::optional<double> time_limit, std::size_t table_bytes, const py::object& pruning,
-         const py::object& progress) {
+         const py::object& progress, const py::object& num_threads) {
         const GameFunctions& game = game_of(state, "solve");
         SolveOptions opt;
         SolveProgress report{progress, std::nullopt};
@@ -199,10 +213,12 @@ inline void bind_position_functions(py::module_& m) {
         opt.time_limit = time_limit.value_or(0.0);
         opt.table_bytes = table_bytes;
         opt.pruning = bool_argument(pruning, "solve pruning");
-        return game.solve(state, opt, report);
+        const int threads = threads_argument(num_threads);
+        return threads == 1 ? game.solve(state, opt, report)
+                            : game.solve_threaded(state, opt, report, threads);
       },
       py::arg("state"), py::arg("node_limit"), py::arg("time_limit"), py::arg("table_bytes"),
-      py::arg("pruning"), py::arg("progress") = py::none());
+      py::arg("pruning"), py::arg("progress") = py::none(), py::arg("num_threads") = 1);
 }
 
 }  // namespace pe

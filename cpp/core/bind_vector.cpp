@@ -39,6 +39,14 @@ bool is_sequence(const py::handle& value) {
          !py::isinstance<py::bytes>(value) && !is_mapping(value);
 }
 
+// Whether value is an array of another library, as patience_engine._arrays.foreign_array says: it
+// offers __dlpack__ or __array__ and is no numpy array (whose subclasses are read item by item).
+bool is_foreign_array(const py::handle& value) {
+  if (py::isinstance<py::array>(value)) return false;
+  const py::handle type = py::type::of(value);
+  return py::hasattr(type, "__dlpack__") || py::hasattr(type, "__array__");
+}
+
 // ValueError unless got (items of what, counted as len() says or as read) is num_envs = n.
 void check_count(const char* what, const char* unit, int n, std::size_t got) {
   if (got != static_cast<std::size_t>(n))
@@ -178,7 +186,8 @@ struct Actions {
   py::object exact;
 };
 
-Actions actions_argument(const py::object& actions, int num_envs) {
+// shown: the argument as the caller gave it, when actions is what host_array() read from it.
+Actions actions_argument(const py::object& actions, int num_envs, const py::handle shown = {}) {
   // A 1-D integer array is taken whole; its items can hold no bool, float or str. A subclass's
   // items need not be its buffer's (a masked array's masked entries), so it is read as a sequence.
   if (is_exact_array(actions)) {
@@ -196,12 +205,20 @@ Actions actions_argument(const py::object& actions, int num_envs) {
           py::object()};
     }
   }
+  // An array of another library (a torch tensor, a JAX array) is read on the host as numpy reads
+  // it, by patience_engine._arrays.host_array as the reference reads it: in place by DLPack, a
+  // GPU's refused by name.
+  if (is_foreign_array(actions))
+    return actions_argument(
+        py::module_::import("patience_engine._arrays").attr("host_array")(actions), num_envs,
+        actions);
   // Anything else (a list, whose ints numpy would merge with bools; a uint64 beyond int64;
   // Python ints beyond it; floats, strs) is read item by item as the reference reads it, so that
   // the first item that is no integer names its slot.
   // Worded only when thrown: naming the type is a call into Python, too dear for every step.
-  const auto wrong = [&actions] {
-    return py::type_error("actions must be a sequence of num_envs ints, got " + type_name(actions));
+  const auto wrong = [&actions, shown] {
+    return py::type_error("actions must be a sequence of num_envs ints, got " +
+                          type_name(shown ? shown : actions));
   };
   // A set or a dict has a length but no order to match its items to slots.
   if (!is_sequence(actions)) throw wrong();
@@ -403,10 +420,12 @@ void bind_vector(py::module_& m) {
           "episode (action ignored, reward 0, terminated). Returns (obs, reward, terminated, "
           "truncated, {}): views of the batch's buffers, obs read-only uint8 of shape "
           "(num_envs,) + OBSERVATION_SHAPE, reward float32 (num_envs,), flags bool (num_envs,). "
-          "Raises "
+          "actions: a sequence of num_envs ints (a list, a numpy array) or a CPU array of any "
+          "library (anything with __dlpack__ or __array__: a torch tensor, read in place). Raises "
           "IllegalMoveError naming the first slot whose action is not legal, ValueError for one "
-          "outside 0 .. NUM_ACTIONS - 1 or a wrong length, TypeError for a non-int action or "
-          "actions that are no sequence, RuntimeError before reset(); then no slot has changed.")
+          "outside 0 .. NUM_ACTIONS - 1, a wrong length or an array on a GPU (naming its device), "
+          "TypeError for a non-int action or actions that are no sequence nor array, RuntimeError "
+          "before reset(); then no slot has changed.")
       .def_property_readonly(
           "action_masks",
           [](const PyVectorGame& v) {

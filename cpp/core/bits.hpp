@@ -53,4 +53,9 @@ static_assert(bits_to_bytes(0x00) == 0 && bits_to_bytes(0xFF) == 0x0101010101010
 // Starts loading the cache line at p, so that several misses overlap.
 inline void prefetch(const void* p) { __builtin_prefetch(p); }
 
+// A function whose every call is inlined into it, as far as the compiler can (GCC, Clang).
+#define PE_FLATTEN __attribute__((flatten))
+// A function inlined wherever it is called.
+#define PE_ALWAYS_INLINE inline __attribute__((always_inline))
+
 }  // namespace pe

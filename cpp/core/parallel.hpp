@@ -1,16 +1,21 @@
 // Walks spread over a ThreadPool (core/thread_pool.hpp): the stop of every thread when the caller's
-// Interrupt says stop, perft split below the root, and playouts. Results never depend on the
-// number of threads: perft counts are sums, and each playout draws from a stream of its own.
+// Interrupt says stop, perft split below the root, playouts, and a solve by a team of threads.
+// Perft counts and playouts never depend on the number of threads: counts are sums, and each
+// playout draws from a stream of its own; a team's solve gives the same verdict and best score at
+// any number of threads when it runs to the end (docs/solver.md "Threads").
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "core/cards.hpp"
 #include "core/perft.hpp"
+#include "core/search.hpp"
+#include "core/team.hpp"
 #include "core/thread_pool.hpp"
 #include "core/vector_game.hpp"
 
@@ -126,6 +131,72 @@ void playouts_threaded(const G& start, std::int64_t n, std::uint64_t seed, int m
               const std::int64_t first = k * size;
               playouts<G, true>(start, first, std::min(size, n - first), seed, max_moves, out, in);
             });
+}
+
+// Member m's share of a node limit split over members threads (0: no limit): equal shares, the
+// first members taking one more node each of the remainder, so that the shares add up to limit.
+inline std::uint64_t node_share(std::uint64_t limit, int m, int members) {
+  const auto n = static_cast<std::uint64_t>(members);
+  return limit / n + (static_cast<std::uint64_t>(m) < limit % n ? 1 : 0);
+}
+
+// What team found: as Solver::result(), over the best line of every member and the nodes of all.
+template <class G>
+SolveResult<G> team_result(const SolveTeam<G>& team, const G& root, int target, bool finished,
+                           bool no_win) {
+  return search_result(root, team.line(), team.best(), target, finished, no_win, team.nodes());
+}
+
+// Solves g as solve() does, on pool's threads (docs/solver.md "Threads"): each thread runs the
+// search of one thread from g as a member of one team (core/team.hpp), sharing its table and best
+// line; a node limit is split between them (a limit below the thread count: a thread per node). The
+// solve is over when a member's search runs to the end or reaches the target; when opt.progress or
+// interrupt says stop (both called on the calling thread alone), every member stops and
+// Interrupted is thrown, after the best found so far is written to so_far when given.
+template <class G>
+SolveResult<G> solve_threaded(const G& g, const SolveOptions& opt, ThreadPool& pool,
+                              Interrupt& interrupt, SolveResult<G>* so_far = nullptr) {
+  using Rules = SolverRules<G>;
+  const int members = static_cast<int>(std::min<std::uint64_t>(
+      static_cast<std::uint64_t>(pool.threads()),
+      opt.node_limit ? opt.node_limit : static_cast<std::uint64_t>(kMaxThreads)));
+  SolveTeam<G> team(g, opt.table_bytes, members);
+  SolveOptions quiet = opt;
+  quiet.progress = nullptr;  // progress is reported once, for the whole team
+  // The member the calling thread runs reports the progress: the pool hands member 0 to the
+  // caller, but a worker done early may take a member no thread has begun, member 0 too.
+  const std::thread::id caller = std::this_thread::get_id();
+  bool interrupted = false;
+  try {
+    run_tasks(pool, members, true, interrupt, [&](int m, Interrupt& in) {
+      Solver<G, true> member(g, std::this_thread::get_id() == caller ? opt : quiet, in, team, m,
+                             node_share(opt.node_limit, m, members));
+      try {
+        if (member.settle())
+          team.settle(member.no_win());
+        else if (member.no_win())
+          team.note_no_win();
+      } catch (const SolveOver&) {
+        if (member.no_win()) team.note_no_win();
+      } catch (...) {
+        // Interrupted (the caller's poll or opt.progress said stop through this member) or an
+        // error: every member stops.
+        team.stop();
+        team.count(m, member.nodes());
+        throw;
+      }
+      team.count(m, member.nodes());
+    });
+  } catch (const Interrupted&) {
+    interrupted = true;
+  }
+  const Rules rules(g);
+  const int target = Rules::bound(rules, g, opt.pruning);
+  if (interrupted || team.stopped()) {
+    if (so_far) *so_far = team_result(team, g, target, false, false);
+    throw Interrupted{};
+  }
+  return team_result(team, g, target, team.finished(), team.no_win());
 }
 
 }  // namespace pe

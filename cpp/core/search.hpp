@@ -19,6 +19,9 @@
 // again. So no position is its own descendant, and a position is stored
 // only once its search is over: nothing on the current path is ever in the table, hence it can
 // neither be evicted while in use nor be taken for a failure.
+//
+// Solver<G, true> is one thread of a solve on several (core/team.hpp, docs/solver.md "Threads"):
+// the same search, whose table, best line and end it shares with the other threads.
 #pragma once
 
 #include <algorithm>
@@ -27,10 +30,13 @@
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
+#include "core/bits.hpp"
 #include "core/game_concept.hpp"
 #include "core/perft.hpp"
+#include "core/team.hpp"
 #include "core/trans_table.hpp"
 
 namespace pe {
@@ -69,8 +75,28 @@ struct SolveResult {
   bool proven;
 };
 
-// One solve of one position; run() once.
+// The result of a search from root whose best line (value best) is line: a dead end is no answer
+// in the win-or-lose games, while Germaine keeps its best line. Proven when the search finished or
+// reached target; lost when proven so, or when no_win, without a win.
 template <class G>
+SolveResult<G> search_result(const G& root, const std::vector<typename G::Move>& line, int best,
+                             int target, bool finished, bool no_win, std::uint64_t nodes) {
+  using Rules = SolverRules<G>;
+  SolveResult<G> r;
+  if (best >= Rules::kWinValue || Rules::kScored) r.line = line;
+  G end = root;
+  for (const auto& m : r.line) end.make(m);
+  r.score = end.score();
+  r.proven = finished || best >= target;
+  r.status = end.is_won()         ? SolveStatus::kWon
+             : no_win || r.proven ? SolveStatus::kLost
+                                  : SolveStatus::kUnknown;
+  r.nodes = nodes;
+  return r;
+}
+
+// One solve of one position (kTeam: one thread's part of it); run() or settle() once.
+template <class G, bool kTeam = false>
 class Solver {
   static_assert(check_game<G>() && check_solver_rules<G>());
 
@@ -80,29 +106,32 @@ class Solver {
 
   // Searches root under opt; interrupt is the caller's (Ctrl-C) poll, also used for time_limit.
   Solver(const G& root, const SolveOptions& opt, Interrupt& interrupt)
-      : root_(root),
-        g_(root),
-        rules_(root),
-        table_(opt.table_bytes),
-        outer_(interrupt),
-        node_limit_(opt.node_limit ? opt.node_limit : kNoLimit),
-        budget_(node_limit_),
-        pruning_(opt.pruning),
-        progress_(opt.progress),
-        progress_ctx_(opt.progress_ctx) {
-    clock_.poll = &Solver::poll;
-    clock_.ctx = this;
-    timed_ = opt.time_limit > 0;
-    start_ = Clock::now();
-    // Capped at 1e9 s (about 31 years): a span past about 9e9 s overflows the clock's 64-bit
-    // nanoseconds and would end the search at once (run_phase() divides before it multiplies).
-    if (timed_)
-      deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
-                               std::chrono::duration<double>(std::min(opt.time_limit, 1e9)));
-    best_line_.reserve(Rules::kMaxPly);
+      : Solver(root, opt, interrupt, opt.table_bytes, opt.node_limit, Seat{}) {
+    static_assert(!kTeam, "a team's thread is made with its team");
   }
 
-  // Runs the search; throws Interrupted when the caller's poll asks to stop.
+  // Member `member` of team, searching root under opt (opt.progress, given to the member on the
+  // calling thread alone, is called with the team's nodes) with a node limit of its own (0: none)
+  // and team's table; interrupt is its thread's poll.
+  Solver(const G& root, const SolveOptions& opt, Interrupt& interrupt, SolveTeam<G>& team,
+         int member, std::uint64_t node_limit)
+      : Solver(root, opt, interrupt, team.table, node_limit, Seat{&team, member}) {
+    static_assert(kTeam, "a solve on one thread has no team");
+  }
+
+  // Runs the search and returns its result; throws Interrupted when the caller's poll asks to stop.
+  SolveResult<G> run() {
+    const bool finished = settle();
+    return result(finished, no_win_);
+  }
+
+  // Whether this search proved that no line wins (also when a limit stopped it later).
+  bool no_win() const { return no_win_; }
+  // Positions expanded so far.
+  std::uint64_t nodes() const { return nodes_; }
+
+  // Runs the search; true when it ran to the end (or reached the target); throws Interrupted when
+  // the caller's poll asks to stop.
   // A scored game with neither limit runs attempt() under node budgets of kFirstBudget, ten times
   // that, and so on, each counted from its own start, until one runs to the end: the narrowed
   // passes run only under a limit, and an unlimited search of every move can stay for hours in
@@ -113,7 +142,7 @@ class Solver {
   // limited solve. The table is kept from one budget to the next: its pass 0 bounds hold for
   // every search, and a narrowed pass's for the same pass, which searches the same tree again.
   // Otherwise attempt() runs once under the solve's limits.
-  SolveResult<G> run() {
+  bool settle() {
     target_ = Rules::bound(rules_, g_, pruning_);
     if constexpr (Rules::kScored) {
       if (node_limit_ == kNoLimit && !timed_) {
@@ -125,30 +154,56 @@ class Solver {
           }
           best_ = kNoValue;
           best_line_.clear();
-          if (attempt()) return result(true, no_win_);
+          if (attempt()) return true;
         }
       }
     }
-    return result(attempt(), no_win_);
+    return attempt();
   }
 
   // The result so far: finished, the search ran to the end; no_win, it proved that no line wins.
   // Also what an interrupted search has found (finished and no_win false).
   SolveResult<G> result(bool finished, bool no_win) const {
-    SolveResult<G> r;
     const bool kept = kept_best_ > best_;
-    const int best = kept ? kept_best_ : best_;
-    // A dead end is no answer in the win-or-lose games; Germaine keeps its best line.
-    if (best >= Rules::kWinValue || Rules::kScored) r.line = kept ? kept_line_ : best_line_;
-    G end = root_;
-    for (const Move& m : r.line) end.make(m);
-    r.score = end.score();
-    r.proven = finished || best >= target_;
-    r.status = end.is_won()         ? SolveStatus::kWon
-               : no_win || r.proven ? SolveStatus::kLost
-                                    : SolveStatus::kUnknown;
-    r.nodes = nodes_;
-    return r;
+    return search_result(root_, kept ? kept_line_ : best_line_, kept ? kept_best_ : best_, target_,
+                         finished, no_win, nodes_);
+  }
+
+ private:
+  // What a team's thread knows of its team; nothing on one thread.
+  struct TeamSeat {
+    SolveTeam<G>* team = nullptr;
+    int member = 0;
+  };
+  struct NoSeat {};
+  using Seat = std::conditional_t<kTeam, TeamSeat, NoSeat>;
+  using Table = std::conditional_t<kTeam, SharedTable::Writer, TransTable>;
+
+  // The constructors' work: table_source makes the table (bytes, or the team's shared table).
+  template <class TableSource>
+  Solver(const G& root, const SolveOptions& opt, Interrupt& interrupt, TableSource& table_source,
+         std::uint64_t node_limit, Seat seat)
+      : root_(root),
+        g_(root),
+        rules_(root),
+        table_(table_source),
+        outer_(interrupt),
+        node_limit_(node_limit ? node_limit : kNoLimit),
+        budget_(node_limit_),
+        pruning_(opt.pruning),
+        progress_(opt.progress),
+        progress_ctx_(opt.progress_ctx),
+        seat_(seat) {
+    clock_.poll = &Solver::poll;
+    clock_.ctx = this;
+    timed_ = opt.time_limit > 0;
+    start_ = Clock::now();
+    // Capped at 1e9 s (about 31 years): a span past about 9e9 s overflows the clock's 64-bit
+    // nanoseconds and would end the search at once (run_phase() divides before it multiplies).
+    if (timed_)
+      deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(std::min(opt.time_limit, 1e9)));
+    best_line_.reserve(Rules::kMaxPly);
   }
 
  private:
@@ -171,16 +226,18 @@ class Solver {
     floor_ = Rules::kWinValue - 1;
     if (budget_ != kNoLimit || timed_) {
       // Every phase sets its order: one stopped by the clock starts rules_ afresh (search_to_end).
+      // Until this search finds a win in this budget: a team member's passes are tries of its own.
       for (std::uint64_t i = 0; i < kPasses && best_ < Rules::kWinValue; ++i) {
-        pass_ = static_cast<std::uint8_t>(i + 1);
-        rules_.use(Rules::kPasses[i]);
+        const std::uint64_t p = nth_pass(i);
+        pass_ = static_cast<std::uint8_t>(p + 1);
+        rules_.use(Rules::kPasses[p]);
         run_phase(3 * (i + 1), 4 * kPasses);
       }
       pass_ = 0;
     }
     rules_.use(Rules::kOrder);
     if (run_phase(7, 8)) {
-      no_win_ = best_ < Rules::kWinValue;
+      no_win_ = best() < Rules::kWinValue;
       finished = !no_win_;
     }
     floor_ = -1;
@@ -235,25 +292,87 @@ class Solver {
   // stop; reports the progress first.
   static bool poll(void* ctx) {
     Solver& s = *static_cast<Solver*>(ctx);
-    if (s.progress_ && s.progress_(s.progress_ctx_, s.nodes_, s.best_score())) return true;
-    if (s.timed_ && Clock::now() >= s.phase_deadline_) {
-      s.timed_out_ = true;
-      return true;
+    if constexpr (kTeam) s.seat_.team->count(s.seat_.member, s.nodes_);
+    if (s.progress_ && s.progress_(s.progress_ctx_, s.all_nodes(), s.best_score())) return true;
+    if (s.timed_) {
+      const Clock::time_point now = Clock::now();
+      if (now >= s.phase_deadline_) {
+        // At the time limit itself the whole team ends: a member the system schedules late (more
+        // threads than cores) would otherwise run on until its own next clock read.
+        if constexpr (kTeam)
+          if (now >= s.deadline_) s.seat_.team->time_up();
+        s.timed_out_ = true;
+        return true;
+      }
     }
     return s.outer_.poll && s.outer_.poll(s.outer_.ctx);
   }
 
-  // The score at the end of the best line found, -1 when none (win-or-lose games: no win yet).
+  // The score at the end of the best line found (a team's: by any member), -1 when none
+  // (win-or-lose games: no win yet).
   int best_score() const {
-    if (std::max(best_, kept_best_) < (Rules::kScored ? 0 : Rules::kWinValue)) return -1;
-    return result(false, false).score;
+    if (std::max(best(), kept_best_) < (Rules::kScored ? 0 : Rules::kWinValue)) return -1;
+    if constexpr (kTeam) {
+      return seat_.team->score();
+    } else {
+      return result(false, false).score;
+    }
   }
 
-  // A value reached at the end of the path of length ply; kept with its line when it is the best.
+  // The positions expanded so far (a team's: by every member).
+  std::uint64_t all_nodes() const {
+    if constexpr (kTeam)
+      return seat_.team->nodes(seat_.member, nodes_);
+    else
+      return nodes_;
+  }
+
+  // The best value found: this search's (a team's: any member's, from any budget).
+  int best() const {
+    if constexpr (kTeam)
+      return std::max(best_, seat_.team->best());
+    else
+      return best_;
+  }
+
+  // The narrowed pass (from 0) that this search runs i-th: pass i on one thread. Member m of a
+  // team of T takes the passes p with p = m (mod T) first, in order, then those with p = m + 1,
+  // and so on: the members' first passes are the first ten between them, so the team reaches
+  // the k-th pass after about k / T passes of its own, and each member then goes on where
+  // another left a pass (its bounds are the pass's, whichever member stored them).
+  std::uint64_t nth_pass(std::uint64_t i) const {
+    if constexpr (kTeam) {
+      const auto members = static_cast<std::uint64_t>(seat_.team->members());
+      const auto member = static_cast<std::uint64_t>(seat_.member);
+      for (std::uint64_t shift = 0;; ++shift)
+        for (std::uint64_t p = (member + shift) % members; p < std::size(Rules::kPasses);
+             p += members)
+          if (i-- == 0) return p;
+    } else {
+      return i;
+    }
+  }
+
+  // A team's members other than the first take the moves of a search of every move near the root
+  // in orders of their own (Lazy SMP's diversity): member m starts at the move m places down,
+  // at the first kDiversePlies plies, so that the members split the tree there, and keep the
+  // game's order below. Its bounds hold whatever the order, as every move is searched; a
+  // narrowed pass keeps its order, which picks the moves it searches.
+  void diversify(Move* moves, int n, int ply) const {
+    if (seat_.member == 0 || pass_ != 0 || ply >= kDiversePlies || n < 2) return;
+    std::rotate(moves, moves + seat_.member % n, moves + n);
+  }
+  static constexpr int kDiversePlies = 1;
+
+  // A value reached at the end of the path of length ply; kept with its line when it is the best
+  // (a team's member offers it to the team, which keeps the best line).
   int reach(int ply, int value) {
     if (value > best_) {
       best_ = value;
-      best_line_.assign(path_, path_ + ply);
+      if constexpr (kTeam)
+        seat_.team->offer(value, path_, ply);
+      else
+        best_line_.assign(path_, path_ + ply);
     }
     return value;
   }
@@ -261,9 +380,24 @@ class Solver {
   // Upper bound on the best value reachable from g_, exact when above the best found on entry;
   // ply is the length of the path to g_. Returns early (no store) once stopped_ or the target.
   int search(int ply) {
+    if constexpr (kTeam)
+      return team_search(ply);
+    else
+      return search_here(ply);
+  }
+
+  // A team member's search(), every call in it inlined. The threaded calls are compiled outside
+  // the link-time optimisation (core/threaded.hpp): an out-of-line copy there of a function they
+  // share with the one-thread search (the rules' order(), sort_moves()) is one the linker may keep
+  // for both, and the one-thread search then calls it rather than inlining it (Germaine's position
+  // cost 7% more instructions). Inlined here, no such copy is made.
+  PE_FLATTEN int team_search(int ply) { return search_here(ply); }
+
+  // search()'s body.
+  PE_ALWAYS_INLINE int search_here(int ply) {
     if (Rules::goal(g_)) return reach(ply, Rules::value(g_));
     // Values up to cut are not worth a search: one as good is found, or the hunt wants a win.
-    const int cut = std::max(best_, floor_);
+    const int cut = std::max(best(), floor_);
     const int bound = Rules::bound(rules_, g_, pruning_);
     if (bound <= cut) return bound;
     const std::uint64_t key = g_.canonical_hash();
@@ -274,10 +408,14 @@ class Solver {
       return bound;
     }
     ++nodes_;
+    if constexpr (kTeam) {
+      if (seat_.team->over()) throw SolveOver{};
+    }
     clock_.tick();
     Move moves[G::kMaxMoves];
     const int n = rules_.order(g_, moves, pruning_);
     if (n == 0) return reach(ply, Rules::value(g_));
+    if constexpr (kTeam) diversify(moves, n, ply);
     // Most children are answered by the table: fetch their entries together, not one miss each.
     for (int i = 0; i < n; ++i) table_.prefetch(g_.child_canonical_hash(moves[i]));
     const std::uint64_t start = nodes_;
@@ -288,7 +426,7 @@ class Solver {
       path_[ply] = moves[i];
       upper = std::max(upper, search(ply + 1));
       rules_.unmake(g_, moves[i], undo);
-      if (stopped_ || best_ >= target_) return bound;
+      if (stopped_ || best() >= target_) return bound;
     }
     upper = std::min(upper, bound);
     table_.store(key, upper, nodes_ - start + 1, pass_);
@@ -298,7 +436,7 @@ class Solver {
   const G root_;
   G g_;
   Rules rules_;
-  TransTable table_;
+  Table table_;
   Interrupt& outer_;
   Interrupt clock_;
   Clock::time_point start_{};
@@ -334,6 +472,7 @@ class Solver {
   // The best value and line of the budgets before the one under way (a solve with no limit).
   int kept_best_ = kNoValue;
   std::vector<Move> kept_line_;
+  Seat seat_;
 };
 
 // Solves g (the objective of its game in docs/rules.md) under opt; throws Interrupted when

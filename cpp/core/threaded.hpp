@@ -8,7 +8,8 @@
 // instructions a node there (CI's instruction compare); kept apart, the one-thread paths compile as
 // they do without them. For the same reason the threaded walks call perft<G, true> and
 // playouts<G, true>, instantiations of their own: a copy of the one-thread walk compiled outside
-// the optimised unit could be the one the linker keeps for both.
+// the optimised unit could be the one the linker keeps for both; and a threaded solve's search
+// inlines every call it makes (Solver::team_search), keeping no copy of the rules' functions.
 #pragma once
 
 #include <algorithm>
@@ -28,7 +29,8 @@
 namespace pe {
 
 // One game's threaded calls, its types erased: state is a Python position of G, batch a
-// VectorGame<G>. perft and playouts release the GIL and answer Ctrl-C as run_interruptible() does.
+// VectorGame<G>. perft, playouts and solve release the GIL and answer Ctrl-C as
+// run_interruptible() does.
 struct ThreadedGame {
   std::uint64_t (*perft)(const pybind11::handle& state, int depth, bool bulk, int threads);
   void (*playouts)(const pybind11::handle& state, std::int64_t n, std::uint64_t seed, int max_moves,
@@ -36,6 +38,8 @@ struct ThreadedGame {
   void (*reset)(void* batch, const std::uint64_t* deals, BlockRunner& run);
   StepFault (*check_and_step)(void* batch, const std::int64_t* actions, BlockRunner& run);
   void (*sample)(void* batch, std::int64_t* out, BlockRunner& run);
+  pybind11::tuple (*solve)(const pybind11::handle& state, const SolveOptions& opt,
+                           SolveProgress& progress, int threads);
 };
 
 // The threaded calls of every game of the build, by the game's class name (G::kName).
@@ -55,6 +59,18 @@ const ThreadedGame& threaded_game() {
     return found->second;
   }();
   return game;
+}
+
+// solve of a G position on threads threads together (solve_position_with() of solve_threaded()).
+template <class G>
+pybind11::tuple solve_position_threaded(const pybind11::handle& state, const SolveOptions& opt,
+                                        SolveProgress& progress, int threads) {
+  return solve_position_with<G>(
+      state, opt, progress,
+      [threads](const G& g, const SolveOptions& o, Interrupt& interrupt, SolveResult<G>* so_far) {
+        ThreadPool pool(threads);
+        return solve_threaded(g, o, pool, interrupt, so_far);
+      });
 }
 
 // Adds G's threaded calls to threaded_games(); the generated source of each game calls it once,
@@ -86,7 +102,8 @@ bool register_threaded() {
       },
       [](void* batch, std::int64_t* out, BlockRunner& run) {
         sample_blocks(*static_cast<VectorGame<G>*>(batch), out, run);
-      }};
+      },
+      &solve_position_threaded<G>};
   return true;
 }
 

@@ -1,5 +1,6 @@
 // The thread test program: the thread pool (core/thread_pool.hpp) and every game's threaded walks
-// (core/parallel.hpp, core/vector_game.hpp) built with ThreadSanitizer, without pybind11 or Python
+// and solves (core/parallel.hpp, core/vector_game.hpp, core/team.hpp, SharedTable in
+// core/trans_table.hpp) built with ThreadSanitizer, without pybind11 or Python
 // (CMakeLists.txt PATIENCE_THREAD_TESTS says why a program of its own). Each check compares the
 // threads' results with one thread's; a mismatch prints what differs and exits with 1, and a data
 // race is TSan's report (CI runs it with halt_on_error=1). docs/development.md "Continuous
@@ -113,7 +114,11 @@ void run() {
   for (const GameChecks& game : game_checks()) {
     const auto game_start = std::chrono::steady_clock::now();
     game.run(game.pinned);
-    std::printf("%s: ok (%.2f s)\n", game.name, since(game_start));
+    const auto solves_start = std::chrono::steady_clock::now();
+    const bool interrupted = game.solves();
+    std::printf("%s: ok (walks %.2f s, solves %.2f s%s)\n", game.name,
+                since(game_start) - since(solves_start), since(solves_start),
+                interrupted ? "" : "; no solve of deals 1-200 lasts to an interrupt");
   }
 }
 

@@ -1,7 +1,8 @@
 // The thread test program's checks (cpp/tests/threads_test.cpp says what it is for): each game's
-// threaded perft, batch and playouts against one thread, and an interrupted threaded perft. Each
-// game of the build registers its checks from a source CMakeLists.txt writes from
-// cpp/tests/threads_game.cpp.in, so a game added to PATIENCE_GAMES is checked too.
+// threaded perft, batch and playouts against one thread, and an interrupted threaded perft; its
+// threaded solves are cpp/tests/solver_threads_test.hpp's. Each game of the build registers its
+// checks from a source CMakeLists.txt writes from cpp/tests/threads_game.cpp.in, so a game added to
+// PATIENCE_GAMES is checked too.
 #pragma once
 
 #include <chrono>
@@ -42,8 +43,9 @@ struct Pinned {
 
 struct GameChecks {
   const char* name;
-  void (*run)(const Pinned& pinned);
+  void (*run)(const Pinned& pinned);  // the walks and batches of this header
   Pinned pinned;
+  bool (*solves)();  // cpp/tests/solver_threads_test.hpp: false when no solve lasts to an interrupt
 };
 
 // The games registered, one per generated source.
@@ -241,10 +243,11 @@ void run_checks(const Pinned& pinned) {
   check_interrupt<G>(pinned);
 }
 
-// Adds G's checks to game_checks(); the generated source of each game calls it once, before main().
+// Adds G's checks, and solves, its solves' (check_solves<G>), to game_checks(); the generated
+// source of each game calls it once, before main().
 template <class G>
-bool register_game(const Pinned& pinned) {
-  game_checks().push_back({G::kName, run_checks<G>, pinned});
+bool register_game(const Pinned& pinned, bool (*solves)()) {
+  game_checks().push_back({G::kName, run_checks<G>, pinned, solves});
   return true;
 }
 

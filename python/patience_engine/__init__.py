@@ -18,12 +18,19 @@ QH 3C 3S KH
 
 import typing as _typing
 
-from . import draw as _draw
-from ._core import (
+# Before anything loads the compiled module: on a CPU without the instruction set it was built for,
+# a one-line ImportError rather than a crash on an illegal instruction.
+from . import _cpu
+
+_cpu.check()
+
+from . import draw as _draw  # noqa: E402
+from ._core import (  # noqa: E402
     BUILD_TYPE,
     MAX_PERFT_DEPTH,
     MAX_THREADS,
     OPTIMIZED,
+    SANITIZERS,
     Geoffrey,
     GeoffreyMove,
     Germaine,
@@ -36,10 +43,10 @@ from ._core import (
     playouts,
     usable_cores,
 )
-from ._errors import IllegalMoveError
-from .games import REGISTRY as _REGISTRY
-from .reference import pysol as _pysol
-from .solver import DEFAULT_TABLE_BYTES, Solution, solve
+from ._errors import IllegalMoveError  # noqa: E402
+from .games import REGISTRY as _REGISTRY  # noqa: E402
+from .reference import pysol as _pysol  # noqa: E402
+from .solver import DEFAULT_TABLE_BYTES, Solution, solve  # noqa: E402
 
 GAMES: _typing.Dict[str, _typing.Any] = {name: info.cpp for name, info in _REGISTRY.items()}
 """The C++ game classes by their command-line names (``games.REGISTRY`` has the rest)."""
@@ -66,6 +73,7 @@ __all__ = [
     "IllegalMoveError",
     "RoyalMarriage",
     "RoyalMarriageMove",
+    "SANITIZERS",
     "VectorGame",
     "Solution",
     "__version__",

@@ -5,15 +5,17 @@ Checked against the compiled module by ``python -m mypy.stubtest patience_engine
 ``patience_engine`` is imported.
 """
 
-from typing import Any, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Union, final
+from typing import Any, Callable, ClassVar, Dict, List, Mapping, Optional, SupportsIndex, Tuple, Union, final
 
 import numpy as np
 from numpy.typing import NDArray
 
 from patience_engine import reference as _reference
+from patience_engine._arrays import ActionsLike
 
 __version__: str
 BUILD_TYPE: str
+SANITIZERS: Tuple[str, ...]
 OPTIMIZED: bool
 MAX_PERFT_DEPTH: int
 MAX_THREADS: int
@@ -268,7 +270,7 @@ class VectorGame:
         self, seed: Optional[SupportsIndex] = None, options: Optional[Mapping[str, Any]] = None
     ) -> Tuple[NDArray[np.uint8], Dict[str, Any]]: ...
     def step(
-        self, actions: Union[Sequence[SupportsIndex], NDArray[np.integer[Any]]]
+        self, actions: Union[ActionsLike, NDArray[np.integer[Any]]]
     ) -> Tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_], Dict[str, Any]]: ...
     @property
     def action_masks(self) -> NDArray[np.bool_]: ...
@@ -305,6 +307,7 @@ def solve(
     table_bytes: int,
     pruning: bool,
     progress: Optional[Callable[[int, int], None]] = None,
+    num_threads: SupportsIndex = 1,
 ) -> Tuple[str, List[Any], int, int, bool]:
     """Searches ``state``: (status, moves, score, nodes, proven); see ``patience_engine.solve``.
 
@@ -312,7 +315,8 @@ def solve(
     >= 1 or None, ``time_limit`` a positive finite float or None, ``table_bytes`` in
     0 .. 2**64-1) and does not check them again. ``progress(nodes, best_score)`` (best_score -1:
     no line yet) is called about every 50 ms with the GIL held; an error it raises stops the
-    search and is raised again.
+    search and is raised again. ``num_threads`` (0 .. MAX_THREADS, 0: ``usable_cores()``) other
+    than 1 solves on that many threads together (docs/solver.md "Threads").
 
     Releases the GIL; raises KeyboardInterrupt on Ctrl-C (with the same tuple so far as
     ``_so_far``).

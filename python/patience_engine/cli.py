@@ -8,18 +8,23 @@ settings, or a player won a deal the solver proved lost, 2 bad usage or input
 scheduler, a table too big for memory, or a missing optional extra), 3
 ``solve``: unknown (a node or time limit was reached first), 130 interrupted
 (Ctrl-C), 141 the reader of the output went away (``patience ... | head``),
-as for a program killed by SIGPIPE; nothing is printed then.
+as for a program killed by SIGPIPE; nothing is printed then, 143 terminated
+by SIGTERM (what ``timeout``, systemd and Kubernetes send), which every
+command takes as it takes Ctrl-C: a survey keeps its rows, removes a file it
+created with no row yet, and its worker processes end with it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
+import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from tqdm import tqdm
 
@@ -48,7 +53,8 @@ def _int_in(low: int, high: Optional[int], what: str) -> Callable[[str], int]:
 _deal_number = _int_in(0, limits.MAX_DEAL, "deal number")
 _depth = _int_in(1, reference.MAX_PERFT_DEPTH, "depth")
 _jobs = _int_in(1, None, "jobs")
-_threads = _int_in(1, limits.MAX_THREADS, "jobs")  # threads of one call
+_call_jobs = _int_in(1, limits.MAX_THREADS, "jobs")  # perft's and solve's --jobs: threads of one call
+_threads = _int_in(1, limits.MAX_THREADS, "threads")
 # Both limits are stored in a survey's SQLite rows (signed 64-bit) and fit the solver's (unsigned 64-bit).
 _node_limit = _int_in(1, limits.MAX_SQLITE_INTEGER, "node limit")
 _table_bytes = _int_in(0, limits.MAX_SQLITE_INTEGER, "table bytes")
@@ -86,8 +92,9 @@ def _file_name(path: str) -> str:
 
 
 def _read_text(path: str) -> str:
-    """The text of a position file ('-': stdin), at most MAX_POSITION_FILE_BYTES, a UTF-8 byte-order
-    mark dropped; ValueError naming the file when it is longer or not UTF-8, or stdin is closed."""
+    """The text of a position file ('-': stdin), at most MAX_POSITION_FILE_BYTES (a byte-order mark
+    stays: ``from_text`` drops it); ValueError naming the file when it is longer or not UTF-8, or stdin
+    is closed."""
     name = _file_name(path)
     if path == "-":
         if sys.stdin is None:  # started with stdin closed (`patience ... --file - <&-`)
@@ -99,7 +106,7 @@ def _read_text(path: str) -> str:
     if len(data) > MAX_POSITION_FILE_BYTES:
         raise ValueError(f"{name}: longer than {MAX_POSITION_FILE_BYTES:,} bytes, which no position's text is")
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ValueError(f"{name}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
@@ -456,12 +463,13 @@ def _solve_with_progress(state: Any, args: argparse.Namespace) -> Solution:
             bar.set_postfix_str("best score " + (str(best_score) if best_score >= 0 else "-"), refresh=False)
 
         return solve(state, node_limit=args.node_limit, time_limit=args.time_limit,
-                     progress=progress if not bar.disable else None)
+                     progress=progress if not bar.disable else None, num_threads=args.jobs)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    """``patience solve GAME N``: solve a deal; print status (in words), proven (yes: the status, and
-    Germaine's score, are the best there is), moves, score, nodes, seconds, nodes/s.
+    """``patience solve GAME N``: solve a deal (on ``--jobs`` threads together); print status (in words),
+    proven (yes: the status, and Germaine's score, are the best there is), moves, score, nodes, seconds,
+    nodes/s.
 
     Shows its progress on stderr while it runs longer than a second on a terminal (_show_progress()).
     Returns 0 won, 1 lost, 3 unknown (a limit was reached first).
@@ -552,18 +560,21 @@ def cmd_survey(args: argparse.Namespace) -> int:
     player = _player(args)
     node_limit = survey.DEFAULT_NODE_LIMIT if args.node_limit is None else args.node_limit
     table_bytes = DEFAULT_TABLE_BYTES if args.table_bytes is None else args.table_bytes
+    if player is not None and args.threads != 1:
+        args.player_parser.error("--threads is for the thoughtful solver: a blind player's solves run on one thread")
     run = survey.run_survey(args.game, args.deals, db=args.db, jobs=args.jobs, node_limit=node_limit,
                             table_bytes=table_bytes, scheduler=args.scheduler, player=player,
-                            only_unknown=args.only_unknown, progress=_show_progress())
+                            only_unknown=args.only_unknown, progress=_show_progress(), threads=args.threads)
     skipped = (f"skipped {run.skipped:,} already in {args.db} at these limits or not left unknown under others"
                if args.only_unknown else f"already in {args.db} {run.skipped:,}")
     meanwhile = (f" ({run.written_meanwhile:,} of them written first by another survey of {args.db})"
                  if run.written_meanwhile else "")
     print(f"{TITLES[args.game]}, deals {args.deals.start}-{args.deals.stop - 1}: "
           f"{'solved' if player is None else 'played'} {run.solved:,}{meanwhile}, {skipped}")
-    for game, version, limit, table, who in run.other_settings:
+    for game, version, limit, table, who, threads in run.other_settings:
         print(f"note: {args.db} also holds {TITLES[game]} rows of engine {version}, node limit {limit:,}, "
-              f"table {table:,} bytes, player {who}; they are kept apart", file=sys.stderr)
+              f"table {table:,} bytes, player {who}, {threads} thread{'s' * (threads > 1)} per solve; they are kept "
+              "apart", file=sys.stderr)
     return 0
 
 
@@ -595,9 +606,22 @@ def cmd_report(args: argparse.Namespace) -> int:
         for first, repeat in merged.disagreeing[:10]:
             fields = [f for f in survey.Row._fields if f != "seconds" and getattr(first, f) != getattr(repeat, f)]
             print(f"  {TITLES.get(first.game, first.game)} deal {first.deal}: {', '.join(fields)} differ")
+    if merged.threads_compared:
+        print(f"\nthread counts: {merged.threads_compared:,} deals were solved at more than one thread count with "
+              f"otherwise the same settings; {len(merged.contradictions):,} contradictions (won against lost, or "
+              "two proven scores)")
+        for one, other in merged.contradictions[:10]:
+            print(f"  CONTRADICTION: {TITLES.get(one.game, one.game)} deal {one.deal}: {_verdict(one)} on "
+                  f"{one.threads} thread{'s' * (one.threads > 1)}, {_verdict(other)} on {other.threads}")
     if args.plot is not None:
         survey.plot(rows, args.plot, TITLES)
-    return 1 if merged.disagreeing or any(c.contradictions for c in comparisons) else 0
+    faults = merged.disagreeing or merged.contradictions or any(c.contradictions for c in comparisons)
+    return 1 if faults else 0
+
+
+def _verdict(row: survey.Row) -> str:
+    """A row's status and score as a contradiction shows them: ``won 61 (proven)``."""
+    return f"{row.status} {row.score}{' (proven)' if row.proven else ''}"
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -632,7 +656,7 @@ def build_parser() -> argparse.ArgumentParser:
                    ", ".join(f"{name} {info.perft_depth}" for name, info in REGISTRY.items()) + ")")
     p.add_argument("--impl", choices=["cpp", "reference", "both"], default="cpp",
                    help="which implementation to run; both checks that they agree")
-    p.add_argument("--jobs", type=_threads, metavar="J",
+    p.add_argument("--jobs", type=_call_jobs, metavar="J",
                    help="threads of the C++ perft (default: every CPU the process may use); the tree is "
                    "split below the root, the counts are the same; the reference runs on one. With --scheduler: "
                    "threads per subtree on a worker (default 1, as Dask runs a task on each worker thread)")
@@ -665,6 +689,10 @@ def build_parser() -> argparse.ArgumentParser:
                               help="stop with 'unknown' after expanding K positions (default: none)")
     solve_parser.add_argument("--time-limit", type=_time_limit, metavar="S",
                               help="stop with 'unknown' after S seconds (default: none)")
+    solve_parser.add_argument("--jobs", type=_call_jobs, default=1, metavar="J",
+                              help="threads searching the deal together (default 1), sharing one table; the "
+                              "verdict and score of a search that runs to the end are the same, the line may "
+                              "differ (docs/solver.md \"Threads\")")
     solve_parser.add_argument("--show", action="store_true", help="print the position after each move")
     _add_pysol_option(solve_parser)
     solve_parser.add_argument("--html", metavar="FILE",
@@ -685,7 +713,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("game", choices=list(REGISTRY))
     sv.add_argument("--deals", type=_deal_range, required=True, metavar="A-B", help="deal numbers A to B inclusive")
     sv.add_argument("--jobs", type=_jobs, metavar="J",
-                    help="local worker processes (default: every CPU; 1 solves in this process)")
+                    help="local worker processes (default: every CPU, divided by --threads; 1 solves in this process)")
+    sv.add_argument("--threads", type=_threads, default=1, metavar="T",
+                    help="threads solving each deal together (default 1; the node limit counts them all), e.g. "
+                    "with --only-unknown for a few hard deals; each row records T")
     _add_player_options(sv, [survey.THOUGHTFUL, "hindsight", "baseline"], survey.THOUGHTFUL)
     sv.add_argument("--db", default=survey.DEFAULT_DB, metavar="FILE",
                     help=f"SQLite file of results (default {survey.DEFAULT_DB})")
@@ -714,9 +745,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from . import __version__
+    """The package version and how its compiled module was built: ``0.1.0 (Release build)``, or with the
+    sanitizers, ``0.1.0 (RelWithDebInfo build, sanitizers address, undefined)``."""
+    from . import BUILD_TYPE, SANITIZERS, __version__
 
-    return __version__
+    sanitizers = f", sanitizers {', '.join(SANITIZERS)}" if SANITIZERS else ""
+    return f"{__version__} ({BUILD_TYPE} build{sanitizers})"
 
 
 def _check_sources(args: argparse.Namespace) -> None:
@@ -738,6 +772,32 @@ def _check_sources(args: argparse.Namespace) -> None:
         args.parser.error(f"PySolFC has no {TITLES[args.game]}: --pysol works for {' and '.join(_pysol_games())}")
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C raises KeyboardInterrupt, so that a command stopped by either cleans up alike."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """Take SIGTERM as ``Terminated`` within, unless the process ignores it or handles it already, or
+    this is not the main thread (where Python cannot set a handler)."""
+    try:
+        if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+            yield
+            return
+        signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the ``patience`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     if sys.stdout is None:  # started with stdout closed (`patience ... >&-`)
@@ -745,9 +805,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     try:
         try:
-            args = build_parser().parse_args(argv)
-            _check_sources(args)
-            result: int = args.func(args)
+            with _sigterm_raises():
+                args = build_parser().parse_args(argv)
+                _check_sources(args)
+                result: int = args.func(args)
             return result
         finally:
             # Output still buffered would meet a closed pipe at exit, beyond the handler below.
@@ -758,6 +819,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         # again, and 141 (128 + SIGPIPE), the status a shell shows for a program killed by SIGPIPE.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except Terminated:
+        print("terminated", file=sys.stderr)
+        return 143  # 128 + SIGTERM, as a shell shows for a program SIGTERM killed
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -61,7 +61,8 @@ def int_value(value: object) -> Optional[int]:
     >>> int_value(np.int64(7)), int_value(True), int_value(np.True_), int_value(2.0)
     (7, None, None, None)
     """
-    if isinstance(value, (bool, str)):
+    # numpy's bool is told by its dtype: up to numpy 2.2 its __index__ only warns.
+    if isinstance(value, (bool, str)) or getattr(getattr(value, "dtype", None), "kind", None) == "b":
         return None
     try:
         return operator.index(cast(SupportsIndex, value))

@@ -22,7 +22,7 @@ import functools
 import hashlib
 from typing import List, NamedTuple, Tuple
 
-from . import __version__, perft, solve
+from . import perft, solve
 from .games import REGISTRY
 
 PERFT_DEALS = (1, 2, 3)
@@ -31,6 +31,10 @@ SOLVE_NODE_LIMIT = 100_000
 """Node limit of every solve."""
 SOLVE_TABLE_BYTES = 1 << 20
 """Transposition-table bytes of every solve (node counts depend on it)."""
+ENGINE_REVISION = 1
+"""Part of every ``engine_version``: bumped by a change to what the engine computes that the signature
+does not see (module docstring), so that survey rows and perft runs of the engine before it are kept apart.
+Not the package version, whose bump alone leaves the engine as it was."""
 
 
 class Signature(NamedTuple):
@@ -83,16 +87,18 @@ def format_signature(sig: Signature) -> str:
 
 @functools.lru_cache(maxsize=None)
 def engine_version(game: str) -> str:
-    """``__version__`` and 12 hex digits of a digest of ``game``'s signature lines, e.g. ``0.1.0+b5dc639b1a2c``.
+    """``r``, ``ENGINE_REVISION``, ``-`` and 12 hex digits of a digest of ``game``'s signature lines, e.g.
+    ``r1-454dce7b511c``: what the engine computes for ``game``, whatever the package version.
 
-    Survey rows carry it, so rows from an engine whose signature lines for ``game`` differ
-    (another move generator or solver search, even at the same package version) are
-    never mixed, while a change to another game's solver leaves it alone. A change the
-    signature does not see (module docstring) keeps the version: bump ``__version__`` then.
-    Computed once per process and game (well under a second). Raises KeyError
-    for an unknown game.
+    Survey rows and perft runs carry it, so rows from an engine whose signature lines for ``game``
+    differ (another move generator or solver search) are never mixed, while a change to another
+    game's solver, or a new package version of the same engine, leaves it alone. A change the
+    signature does not see keeps it: bump ``ENGINE_REVISION`` then. (Older files, of survey schema 1
+    or 2 or perft schema 1, hold ``0.1.0+`` and the digest instead of ``r1-``: ``survey.store`` reads
+    them in this form.) Computed once per process and game (well under a second).
+    Raises KeyError for an unknown game.
     """
     lines = [line for line in signature().lines if line.split()[1] == game]
     if not lines:
         raise KeyError(game)
-    return f"{__version__}+{digest(lines)[:12]}"
+    return f"r{ENGINE_REVISION}-{digest(lines)[:12]}"

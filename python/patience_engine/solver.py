@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Literal, Optional, Sequen
 
 from . import _core
 from ._shown import type_text
-from .limits import MAX_TABLE_BYTES, check_int, check_seconds
+from .limits import MAX_TABLE_BYTES, check_int, check_seconds, check_threads
 
 if TYPE_CHECKING:
     from ._core import _Game as State  # a position of any of the engine's games
@@ -77,6 +77,7 @@ def solve(
     table_bytes: int = DEFAULT_TABLE_BYTES,
     pruning: bool = True,
     progress: Optional[Callable[[int, int], None]] = None,
+    num_threads: int = 1,
 ) -> Solution:
     """Searches ``state`` (not changed) for a winning line, or Germaine's best score.
 
@@ -100,25 +101,36 @@ def solve(
     - ``table_bytes``: the size of the transposition table in bytes (int; 0: none).
     - ``pruning``: False turns the games' pruning rules off, to check them.
     - ``progress``: when given, called about every 50 ms (not at all in a shorter search) as
-      ``progress(nodes, best_score)``: positions expanded so far (int) and the score at the end
-      of the best line found so far (int, -1 while there is none: in Royal Marriage and Geoffrey,
-      no win yet). An error it raises stops the search and comes out of ``solve`` (a
-      ``KeyboardInterrupt`` with its ``solution`` attribute, as for Ctrl-C).
+      ``progress(nodes, best_score)``: positions expanded so far by every thread (int) and the
+      score at the end of the best line found so far (int, -1 while there is none: in Royal
+      Marriage and Geoffrey, no win yet), on the calling thread. An error it raises stops the
+      search and comes out of ``solve`` (a ``KeyboardInterrupt`` with its ``solution`` attribute,
+      as for Ctrl-C).
+    - ``num_threads``: threads searching the one position together (int, 0 .. ``MAX_THREADS``; 0:
+      every core the process may use, ``usable_cores()``), sharing one transposition table of
+      ``table_bytes`` and the best line found (docs/solver.md "Threads"). A node limit counts the
+      nodes of every thread. Each thread's search is the one-thread search, so a solve that runs
+      to the end gives the same status and Germaine score at any number of threads, with a
+      winning line of its own; a solve stopped by a limit finds what its threads found by then.
 
-    Deterministic: the same position, ``node_limit`` and ``table_bytes`` give the same result on
-    every run and machine; the verdict does not depend on ``table_bytes`` or ``pruning``, only the
-    effort does. Runs with the GIL released; Ctrl-C raises ``KeyboardInterrupt`` within about a
-    second, its ``solution`` attribute holding what the search had found (a ``Solution``, status
-    ``"unknown"`` unless already settled).
+    Deterministic on one thread: the same position, ``node_limit`` and ``table_bytes`` give the
+    same result on every run and machine; the verdict does not depend on ``table_bytes`` or
+    ``pruning``, only the effort does. On several threads the verdict and Germaine's score of a
+    search that runs to the end are the same, but the line, the nodes and what a limit leaves
+    unknown vary from run to run (the threads race). Runs with the GIL released; Ctrl-C raises
+    ``KeyboardInterrupt`` within about a second, its ``solution`` attribute holding what the search
+    had found (a ``Solution``, status ``"unknown"`` unless already settled).
 
     Raises ``TypeError`` for a state that is not a C++ game position, a limit of the wrong type
     (``node_limit`` and ``table_bytes`` not an int, ``time_limit`` not a real number: an int, a
     float or a numpy float), a ``pruning`` that is not a bool or a ``progress`` that is not
-    callable (checked before the search), and ``ValueError`` for a ``node_limit`` < 1, a
-    ``time_limit`` that is not positive and finite, or a ``table_bytes`` outside 0 .. 2**64-1 (the
+    callable, or a ``num_threads`` that is not an int (checked before the search), and
+    ``ValueError`` for a ``node_limit`` < 1, a ``time_limit`` that is not positive and finite, a
+    ``table_bytes`` outside 0 .. 2**64-1 or a ``num_threads`` outside 0 .. ``MAX_THREADS`` (the
     rules of ``patience_engine.limits``); ``MemoryError`` when the table cannot be allocated. The
-    table is nearly all the memory a solve takes; each thread keeps the memory of its last table
-    (up to 1 GiB) for its next solve with the same ``table_bytes``, cleared.
+    table is nearly all the memory a solve takes, one table whatever the number of threads; each
+    calling thread keeps the memory of its last table (up to 1 GiB) for its next solve with the
+    same ``table_bytes``, cleared.
     """
     # The one check of the limits: _core.solve takes them as they come.
     if node_limit is not None:
@@ -128,6 +140,7 @@ def solve(
     check_int(table_bytes, "table_bytes", 0, MAX_TABLE_BYTES)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable progress(nodes, best_score) or None, got {type_text(progress)}")
+    threads = check_threads(num_threads)
     node_limit = min(node_limit, 2**64 - 1) if node_limit is not None else None
     start = time.perf_counter()
 
@@ -137,7 +150,7 @@ def solve(
 
     try:
         return solution(_core.solve(
-            state, node_limit, time_limit, table_bytes, pruning, progress
+            state, node_limit, time_limit, table_bytes, pruning, progress, threads
         ))
     except MemoryError:
         # The table is nearly all the memory a search takes; the C++ error says only "std::bad_alloc".

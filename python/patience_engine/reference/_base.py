@@ -164,13 +164,14 @@ class Game(Generic[MoveT]):
 
     @classmethod
     def from_text(cls: Type[GameT], text: str) -> GameT:
-        """Read a position in the game's text format.
+        """Read a position in the game's text format (a str); a leading byte-order mark (U+FEFF, as
+        editors on Windows write) is dropped.
 
-        Raises ValueError naming the line and the token that break a rule.
+        Raises ValueError naming the line and the token that break a rule, TypeError for a non-str.
         """
         if not isinstance(text, str):
             raise TypeError(f"position text must be a str, got {type_text(text)}")
-        return cls._set_up(cls._parse(text))
+        return cls._set_up(cls._parse(text.removeprefix("\ufeff")))
 
     @classmethod
     def _set_up(cls: Type[GameT], game: GameT) -> GameT:

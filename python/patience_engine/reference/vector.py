@@ -19,8 +19,9 @@ generator of docs/rules.md "Numbered deals", one stream per slot and per playout
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Type, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, SupportsIndex, Tuple, Type
 
+from .._arrays import ActionsLike, foreign_array, host_array
 from .._errors import IllegalMoveError
 from .._shown import int_text, qualified_name, repr_text, type_text
 from ..limits import check_int, check_threads, int_value, span
@@ -28,8 +29,7 @@ from ._base import GAME_NAMES, Game, check_hidden, not_a_position
 from ._cards import SplitMix64, check_deal_number, stream_seed
 
 if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
+    pass
 
 StepResult = Tuple[List[Any], List[float], List[bool], List[bool], Dict[str, Any]]
 
@@ -183,7 +183,7 @@ class VectorGame:
         _check_count("options['deals']", "deals", self.num_envs, len(numbers))  # a len() may not be what it yields
         return numbers
 
-    def step(self, actions: Union[Sequence[SupportsIndex], NDArray[np.integer[Any]]]) -> StepResult:
+    def step(self, actions: ActionsLike) -> StepResult:
         """Play one action in every slot; returns ``(obs, reward, terminated, truncated, info)``.
 
         Autoreset is Gymnasium's NEXT_STEP: a slot whose last step ended ignores its action, is
@@ -192,20 +192,24 @@ class VectorGame:
         action and returns reward 0.0, terminated. Otherwise ``reward`` is the change of ``score`` (a float), ``terminated``
         whether the game is won or no legal move is left, ``truncated`` whether the episode, not terminated, has
         now played ``max_moves`` moves (docs/rl.md "Episodes"); ``info`` is ``{}``.
-        Every action is checked before any slot changes: ValueError for a wrong length or an
-        action outside ``0 .. NUM_ACTIONS - 1``, TypeError for a non-int or ``actions`` that are no
-        sequence, IllegalMoveError
+        ``actions``: a sequence (list, tuple, numpy array) or an array of another library on the CPU
+        (torch, JAX, CuPy: anything with ``__dlpack__`` or ``__array__``, read through numpy by
+        ``patience_engine._arrays.host_array``, in place by DLPack).
+        Every action is checked before any slot changes: ValueError for a wrong length, an
+        action outside ``0 .. NUM_ACTIONS - 1`` or an array on a GPU (naming its device), TypeError for
+        a non-int or ``actions`` that are no sequence nor array, IllegalMoveError
         naming the slot and the action for an illegal one; RuntimeError before ``reset()``.
         """
         self._started()
+        items: Any = host_array(actions) if foreign_array(actions) else actions  # a torch tensor, say
         try:  # a 0-d array is Sized yet has no len()
-            count = len(actions) if _is_sequence(actions) else -1
+            count = len(items) if _is_sequence(items) else -1
         except TypeError:
             count = -1
         if count < 0:
             raise TypeError(f"actions must be a sequence of num_envs ints, got {type_text(actions)}")
         _check_count("actions", "actions", self.num_envs, count)
-        chosen = [_action(value, slot) for slot, value in enumerate(actions)]
+        chosen = [_action(value, slot) for slot, value in enumerate(items)]
         _check_count("actions", "actions", self.num_envs, len(chosen))  # a len() may not be what it yields
         for slot, action in enumerate(chosen):
             if self._ended[slot] or self._states[slot].is_over:

@@ -3,15 +3,15 @@
 ``run_survey`` solves deals ``A..B`` of one game and writes one ``Row`` per
 deal to a table ``deals`` of an SQLite database, committing each row as soon as
 its deal finishes, so a killed survey loses at most the deals being solved.
-Rows are keyed by game, engine version, node limit, table size, player and deal. The
-engine version is the package version plus a digest of the game's lines of the
-bench signature (``signature.engine_version``), so it changes whenever what
-the engine computes for that game changes. Running again with the same
+Rows are keyed by game, engine version, node limit, table size, player, threads and deal. The
+engine version is a digest of the game's lines of the bench signature and a revision
+number (``signature.engine_version``), so it changes whenever what the engine computes
+for that game changes, and not with the package version. Running again with the same
 settings skips the deals already stored; running with another node limit,
-table size or engine version adds rows under their own key beside the old
-ones, never mixing them: ``summarize`` and the ``patience report`` command
-treat each (game, engine version, node limit, table bytes) as a separate
-survey.
+table size, player, threads or engine version adds rows under their own key
+beside the old ones, never mixing them: ``summarize`` and the ``patience
+report`` command treat each (game, engine version, node limit, table bytes,
+player, threads) as a separate survey.
 
 The package's modules, whose public names are all importable from here:
 
@@ -64,6 +64,7 @@ from .statistics import (
     Merged,
     Summary,
     compare_with_thoughtful,
+    contradict,
     merge_rows,
     percentile,
     summarize,
@@ -124,6 +125,7 @@ __all__ = [
     "cluster_threads",
     "compare_with_thoughtful",
     "connect",
+    "contradict",
     "count_subtrees",
     "default_jobs",
     "format_report",

@@ -1,14 +1,17 @@
 """Solving the deals of a survey: in this process, in local worker processes, or on a Dask cluster.
 
 Every deal is solved with a node limit and no time limit, because the solver
-is deterministic under a node limit: a local run and a Dask run give the same
-rows except for ``seconds``. Local worker processes ignore Ctrl-C and exit as
-soon as the survey process stops them or dies (``kill -9`` included), even in
-the middle of a deal, and leave nothing for multiprocessing's resource
-tracker to clean up (no "leaked semaphore" warning). A scheduler address that
+is deterministic under a node limit on one thread: a local run and a Dask run
+give the same rows except for ``seconds`` (with ``threads`` above 1 the
+threads race, and only the verdicts of searches that ran to the end repeat).
+Local worker processes ignore Ctrl-C and exit as soon as the survey process
+stops them or dies (``kill -9`` included), even in the middle of a deal; they
+ignore SIGTERM too, which the ``patience`` command takes as it takes Ctrl-C
+(systemd sends it to the whole process group), and leave nothing for
+multiprocessing's resource tracker to clean up (no "leaked semaphore" warning). A scheduler address that
 cannot be one is refused before any connection is tried. A file
 ``run_survey`` created is removed again if the run fails before its first row
-(an unreachable scheduler, no memory for the table, Ctrl-C).
+(an unreachable scheduler, no memory for the table, Ctrl-C or SIGTERM).
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from .._core import usable_cores
 from .._errors import MissingExtraError
 from .._shown import repr_text, type_text
 from ..games import REGISTRY, check_game_name
-from ..limits import MAX_SQLITE_INTEGER, check_deal_range, check_int
+from ..limits import MAX_SQLITE_INTEGER, MAX_THREADS, check_deal_range, check_int
 from ..players import BaselinePlayer, HindsightPlayer, Player, check_on_reference, not_played, play_game
 from ..signature import engine_version
 from ..solver import DEFAULT_TABLE_BYTES, solve
@@ -83,19 +86,22 @@ class SurveyRun:
     """Deals of the range not solved: already in the database with the same settings (with
     ``only_unknown``: also those no row leaves unknown)."""
     other_settings: Tuple[Settings, ...]
-    """Other (game, engine version, node limit, table bytes, player) of the same game in the file, kept apart."""
+    """Other (game, engine version, node limit, table bytes, player, threads) of the same game in the file, kept
+    apart."""
     written_meanwhile: int = 0
     """Deals this run solved that another survey on the same file wrote first (its rows kept)."""
 
 
-def solve_deal(game: str, deal: int, node_limit: int, table_bytes: int) -> Row:
-    """Solve deal number ``deal`` of ``game`` (a key of ``games.REGISTRY``) and return its row.
+def solve_deal(game: str, deal: int, node_limit: int, table_bytes: int, threads: int = 1) -> Row:
+    """Solve deal number ``deal`` of ``game`` (a key of ``games.REGISTRY``) on ``threads`` threads and
+    return its row.
 
     Runs in worker processes and on Dask workers, which rebuild the position from the number.
     """
-    solution = solve(REGISTRY[game].cpp.deal(deal), node_limit=node_limit, table_bytes=table_bytes)
+    solution = solve(REGISTRY[game].cpp.deal(deal), node_limit=node_limit, table_bytes=table_bytes,
+                     num_threads=threads)
     return Row(game, deal, solution.status, solution.score, solution.nodes, solution.seconds,
-               solution.text, solution.proven, engine_version(game), node_limit, table_bytes)
+               solution.text, solution.proven, engine_version(game), node_limit, table_bytes, THOUGHTFUL, threads)
 
 
 def play_deal(game: str, deal: int, player: Player) -> Row:
@@ -114,12 +120,12 @@ def play_deal(game: str, deal: int, player: Player) -> Row:
 
 
 def solve_deals(game: str, deals: List[int], node_limit: int, table_bytes: int,
-                player: Optional[Player] = None) -> List[Row]:
-    """``solve_deal`` (with ``player``: ``play_deal``) for each of ``deals`` in turn: one task of a
-    worker, so that short deals do not each pay for a round trip to it."""
+                player: Optional[Player] = None, threads: int = 1) -> List[Row]:
+    """``solve_deal`` on ``threads`` threads (with ``player``: ``play_deal``) for each of ``deals`` in
+    turn: one task of a worker, so that short deals do not each pay for a round trip to it."""
     if player is not None:
         return [play_deal(game, deal, player) for deal in deals]
-    return [solve_deal(game, deal, node_limit, table_bytes) for deal in deals]
+    return [solve_deal(game, deal, node_limit, table_bytes, threads) for deal in deals]
 
 
 # A task holds about this many seconds of work (and never more than _MOST_PER_TASK items): long
@@ -168,8 +174,8 @@ class Tasks(Generic[Item, Result]):
 
 
 JOBS_PER_CPU = 4
-"""``run_survey`` refuses more local processes than this many per CPU: a deal is solved on one CPU, so
-more only share them (and each holds a table of its own)."""
+"""``run_survey`` refuses more solving threads than this many per CPU (local processes times the threads
+of each deal): more only share the CPUs (and each process holds a table of its own)."""
 
 
 def default_jobs() -> int:
@@ -200,48 +206,56 @@ def _windowed(submit: Callable[[List[Item]], Any], first_completed: Callable[[Se
             yield tasks.done(future.result())
 
 
+# The signals that end a survey as Ctrl-C does: the ``patience`` command raises on SIGTERM.
+_STOPS = (signal.SIGINT, signal.SIGTERM)
+
+
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore Ctrl-C within, when called in the main thread (elsewhere Python cannot set handlers): a
-    clean-up that a second Ctrl-C must not cut short."""
+def _stops_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C and SIGTERM within, when called in the main thread (elsewhere Python cannot set
+    handlers): a clean-up that a second signal must not cut short."""
     try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        previous = [signal.signal(number, signal.SIG_IGN) for number in _STOPS]
     except ValueError:  # not the main thread, which alone receives KeyboardInterrupt
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+        for number, handler in zip(_STOPS, previous):
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
 
 
 @contextlib.contextmanager
 def held_database(path: str, kind: FileKind = SURVEY_FILE) -> Iterator[SurveyFile]:
     """The hold ``claim_database(path, kind)`` gives, for the time of a run, released when it ends (Ctrl-C
-    ignored meanwhile); a file the run made is removed if the run fails before its first row, unless
+    and SIGTERM ignored meanwhile); a file the run made is removed if the run fails before its first row, unless
     another run has opened it since."""
     claim = claim_database(path, kind)
     try:
         yield claim
     except BaseException:
-        # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C came early
-        # (and a second Ctrl-C does not stop the removal half-way).
-        with _sigint_ignored():
+        # Leave no empty file behind: the scheduler was unreachable, the table too big, Ctrl-C or SIGTERM
+        # came early (and a second one does not stop the removal half-way).
+        with _stops_ignored():
             release_database(claim, failed=True)
         raise
-    with _sigint_ignored():
+    with _stops_ignored():
         release_database(claim, failed=False)
 
 
 def _worker_start(stop: multiprocessing.connection.Connection) -> None:
-    """Initializer of a local worker process: leave Ctrl-C to the parent, exit when the parent says or dies.
+    """Initializer of a local worker process: leave Ctrl-C and SIGTERM to the parent, exit when the parent
+    says or dies.
 
-    A terminal sends Ctrl-C to the whole process group; the parent stops the workers itself, so a
-    worker ignores it rather than print a traceback. Nothing is ever sent on ``stop``: it reaches
+    A terminal sends Ctrl-C to the whole process group, and systemd SIGTERM; the parent stops the
+    workers itself, so a worker ignores both rather than print a traceback or die before the parent
+    has seen the signal (it would take the worker's death for a crash). Nothing is ever sent on ``stop``: it reaches
     end-of-file when the parent closes the other end or dies (``kill -9`` too), and the worker then
     exits at once, even in the middle of a deal (the solver runs without the GIL).
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in _STOPS:
+        signal.signal(number, signal.SIG_IGN)
 
     def watch() -> None:
         stop.poll(None)
@@ -251,7 +265,7 @@ def _worker_start(stop: multiprocessing.connection.Connection) -> None:
 
 
 def _worker(link: multiprocessing.connection.Connection, stop: multiprocessing.connection.Connection,
-            game: str, node_limit: int, table_bytes: int, player: Optional[Player]) -> None:
+            game: str, node_limit: int, table_bytes: int, player: Optional[Player], threads: int = 1) -> None:
     """A local worker process: solve each task (deal numbers) received on ``link``, send back its rows or error.
 
     Returns when the survey process closes ``link``, even in the middle of a receive or a send (it
@@ -264,7 +278,7 @@ def _worker(link: multiprocessing.connection.Connection, stop: multiprocessing.c
         except (EOFError, OSError):
             return
         try:
-            result: Any = solve_deals(game, task, node_limit, table_bytes, player)
+            result: Any = solve_deals(game, task, node_limit, table_bytes, player, threads)
         except Exception as error:  # MemoryError for the table too: the survey process raises it
             result = error
         try:
@@ -299,14 +313,15 @@ def _worker_context() -> Union[ForkServerContext, SpawnContext]:
 
 
 def _start_fork_server() -> None:
-    """Start multiprocessing's fork server, if workers come from one and it is not running, ignoring Ctrl-C.
+    """Start multiprocessing's fork server, if workers come from one and it is not running, ignoring
+    Ctrl-C and SIGTERM.
 
     A process started while this one ignores SIGINT ignores it from its first instruction (exec keeps
     the disposition, and Python then sets no handler), and the fork server hands that on to every
     worker it forks: a Ctrl-C while they import, before ``_worker_start``, cannot print their
-    tracebacks. SIGINT is blocked meanwhile, so one that comes stays pending for this process, which
-    takes it when the handler is back (Linux queues a blocked signal even while it is ignored). Call
-    it before other threads start: one of them could take the signal and drop it.
+    tracebacks; likewise SIGTERM. Both are blocked meanwhile, so one that comes stays pending for this
+    process, which takes it when the handler is back (Linux queues a blocked signal even while it is
+    ignored). Call it before other threads start: one of them could take the signal and drop it.
     """
     if not isinstance(_worker_context(), ForkServerContext) or not hasattr(signal, "pthread_sigmask"):
         return
@@ -315,19 +330,19 @@ def _start_fork_server() -> None:
     # The fork server starts the resource tracker, whose start unblocks SIGINT: started first, and
     # outside the window, it leaves the mask alone.
     resource_tracker.ensure_running()
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, set(_STOPS))
     try:
-        with _sigint_ignored():
+        with _stops_ignored():
             forkserver.ensure_running()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, jobs: int,
-                   player: Optional[Player]) -> Generator[Row, None, None]:
+                   player: Optional[Player], threads: int) -> Generator[Row, None, None]:
     if jobs == 1:
         for deal in deals:
-            yield from solve_deals(game, [deal], node_limit, table_bytes, player)
+            yield from solve_deals(game, [deal], node_limit, table_bytes, player, threads)
         return
     # Each worker has a pipe of its own rather than a ProcessPoolExecutor's queues: under
     # forkserver/spawn their locks are named semaphores, which a survey killed with kill -9 leaves
@@ -351,7 +366,8 @@ def _solve_locally(game: str, deals: Iterable[int], node_limit: int, table_bytes
         for _ in range(jobs):
             link, theirs = context.Pipe()
             in_flight[link] = 0
-            worker = context.Process(target=_worker, args=(theirs, stop_reader, game, node_limit, table_bytes, player),
+            worker = context.Process(target=_worker,
+                                     args=(theirs, stop_reader, game, node_limit, table_bytes, player, threads),
                                      name="patience-survey-worker", daemon=True)
             worker.start()
             workers.append(worker)
@@ -461,13 +477,14 @@ def on_dask(client: Any, work: Callable[[List[Item]], List[Result]],
 def check_engine_version(game: str, version: str) -> None:
     """Raise ``ValueError`` unless ``version``, what a Dask worker computed with, is this process's engine version."""
     if version != engine_version(game):
-        raise ValueError(f"the Dask workers run patience-engine {version}, this process "
-                         f"{engine_version(game)}: install the same engine on both")
+        raise ValueError(f"the Dask workers run engine {version}, this process {engine_version(game)}: "
+                         "install the same engine on both")
 
 
 def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes: int, scheduler: str,
-                   player: Optional[Player]) -> Generator[Row, None, None]:
-    work = functools.partial(solve_deals, game, node_limit=node_limit, table_bytes=table_bytes, player=player)
+                   player: Optional[Player], threads: int) -> Generator[Row, None, None]:
+    work = functools.partial(solve_deals, game, node_limit=node_limit, table_bytes=table_bytes, player=player,
+                             threads=threads)
     with connect(scheduler) as client:
         for rows in on_dask(client, work, deals):
             for row in rows:
@@ -478,7 +495,7 @@ def _solve_on_dask(game: str, deals: Iterable[int], node_limit: int, table_bytes
 def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[int] = None,
                node_limit: int = DEFAULT_NODE_LIMIT, table_bytes: int = DEFAULT_TABLE_BYTES,
                scheduler: Optional[str] = None, progress: bool = True, player: Optional[Player] = None,
-               only_unknown: bool = False) -> SurveyRun:
+               only_unknown: bool = False, threads: int = 1) -> SurveyRun:
     """Solve the deals of ``deals`` not yet in ``db`` and write one row each, committing as each finishes.
 
     With ``player`` (a blind player of ``patience_engine.players``, for a game whose registry entry has
@@ -490,10 +507,16 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
     version and player leave unknown under other limits are solved (``store.unsettled_deals``): the
     way to settle them with a larger ``node_limit``. ``skipped`` then counts the rest of the range.
 
+    ``threads`` (1 .. ``MAX_THREADS``) solves each deal on that many threads together (``solve``'s
+    ``num_threads``; the node limit counts the nodes of them all); each row records it, and rows of
+    another thread count are kept apart as another node limit's are. The default ``jobs`` is then
+    every CPU divided among the threads.
+
     ``game`` is a key of ``games.REGISTRY``; ``node_limit`` (nodes, 1 .. 2**63-1) and ``table_bytes`` (bytes,
     0 .. 2**63-1) go to the solver. Deals run in ``jobs`` local processes (default: every CPU; 1 solves in
-    this process; at most ``JOBS_PER_CPU`` per CPU), or on the Dask cluster whose scheduler address
-    (``tcp://HOST:PORT``) is ``scheduler`` (then not ``jobs``: the cluster has its own workers).
+    this process; at most ``JOBS_PER_CPU`` threads per CPU, counting each process's ``threads``), or
+    on the Dask cluster whose scheduler address (``tcp://HOST:PORT``) is ``scheduler`` (then not ``jobs``:
+    the cluster has its own workers).
     ``progress`` shows a progress bar on stderr. Raises ``TypeError`` for an argument of the wrong type
     and ``ValueError`` for one out of range (``patience_engine.limits``) or a scheduler address that
     cannot be one (``check_scheduler_address``, before any connection is tried),
@@ -501,19 +524,22 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
     given without Dask installed, ``OSError`` if the file or the scheduler cannot be reached or the file cannot
     be written (a full disk; ``ChildProcessError`` if a local worker process dies),
     ``MemoryError`` if the table cannot be allocated, and ``KeyboardInterrupt`` on Ctrl-C (the rows
-    already written stay). A ``db`` this call created is removed if it fails before the first row,
-    unless another survey has opened it since (``store.claim_database``).
+    already written stay; the ``patience`` command raises a subclass of it on SIGTERM). A ``db`` this
+    call created is removed if it fails before the first row, unless another survey has opened it since
+    (``store.claim_database``).
     """
     check_game_name(game)
     check_deal_range(deals)
     check_int(node_limit, "node limit", 1, MAX_SQLITE_INTEGER)
     check_int(table_bytes, "table bytes", 0, MAX_SQLITE_INTEGER)
+    check_int(threads, "threads", 1, MAX_THREADS)
     if jobs is not None:
         check_int(jobs, "jobs", 1)
-        if jobs > JOBS_PER_CPU * default_jobs():
-            raise ValueError(f"jobs must be at most {JOBS_PER_CPU * default_jobs()}, {JOBS_PER_CPU} local processes "
-                             f"for each of the {default_jobs()} CPUs this survey may use (a deal is solved on one "
-                             f"CPU), got {jobs}")
+        most = max(1, JOBS_PER_CPU * default_jobs() // threads)
+        if jobs > most:
+            each = "one thread" if threads == 1 else f"{threads} threads"
+            raise ValueError(f"jobs must be at most {most}, {JOBS_PER_CPU} solving threads for each of the "
+                             f"{default_jobs()} CPUs this survey may use (a deal is solved on {each}), got {jobs}")
     if scheduler is not None:
         check_scheduler_address(scheduler)
         if jobs is not None:
@@ -523,6 +549,8 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
     if player is not None:
         if only_unknown:
             raise ValueError("--only-unknown has nothing to do for a blind player: its games are never unknown")
+        if threads != 1:
+            raise ValueError("threads are for the thoughtful solver: a blind player's solves run on one thread")
         if not isinstance(player, (HindsightPlayer, BaselinePlayer)):
             raise TypeError(f"player must be a HindsightPlayer or BaselinePlayer, got {type_text(player)}")
         refused = not_played(game, game)
@@ -531,7 +559,8 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
         node_limit, table_bytes = player.node_limit, player.table_bytes
     with held_database(db) as claim:
         connection = claim.connection
-        settings = (game, engine_version(game), node_limit, table_bytes, THOUGHTFUL if player is None else player.name)
+        settings = (game, engine_version(game), node_limit, table_bytes, THOUGHTFUL if player is None else player.name,
+                    threads)
         done = done_deals(connection, settings, deals)
         count = deals.stop - deals.start  # len(deals) overflows past 2**63 - 1 deals
         skipped = len(done)
@@ -540,13 +569,13 @@ def run_survey(game: str, deals: range, *, db: str = DEFAULT_DB, jobs: Optional[
             todo = sorted(unsettled_deals(connection, settings, deals) - done)
             skipped = count - len(todo)
         if scheduler is not None:
-            rows = _solve_on_dask(game, todo, node_limit, table_bytes, scheduler, player)
+            rows = _solve_on_dask(game, todo, node_limit, table_bytes, scheduler, player, threads)
         else:
             # No more processes than deals to solve: each one starts at some cost.
-            workers = max(1, min(jobs or default_jobs(), count - skipped))
+            workers = max(1, min(jobs or max(1, default_jobs() // threads), count - skipped))
             if workers > 1:
                 _start_fork_server()  # before tqdm starts its monitor thread
-            rows = _solve_locally(game, todo, node_limit, table_bytes, workers, player)
+            rows = _solve_locally(game, todo, node_limit, table_bytes, workers, player, threads)
         # closing: an error here (Ctrl-C while a row is written) stops the workers at once too.
         written = 0
         with contextlib.closing(rows), tqdm(total=count, initial=skipped, desc=game, unit="deal",

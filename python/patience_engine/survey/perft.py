@@ -47,7 +47,7 @@ from .execution import (
     held_database,
     on_dask,
 )
-from .store import PERFT_APPLICATION_ID, FileKind, SurveyFileError, insert_into
+from .store import PERFT_APPLICATION_ID, FileKind, SurveyFileError, insert_into, upgrade_with, upgraded_engine_version
 
 DEFAULT_PERFT_DB = "perft.sqlite"
 """The perft database file used when none is given."""
@@ -84,10 +84,20 @@ _COLUMNS = {
     "subtrees": ["run", "path", "nodes", "seconds"],
 }
 
-PERFT_FILE = FileKind("perft", PERFT_APPLICATION_ID, 1, (1,), _SCHEMA, lambda version: _COLUMNS, "subtrees")
+
+
+def _upgrade(connection: sqlite3.Connection) -> None:
+    """Rewrite the engine versions of a schema-1 file's runs in today's form (``store.upgraded_engine_version``)."""
+    upgrade_with(connection, PERFT_FILE, lambda version: [
+        f"UPDATE runs SET engine_version = {upgraded_engine_version('engine_version')}"])
+
+
+PERFT_FILE = FileKind("perft", PERFT_APPLICATION_ID, 2, (1, 2), _SCHEMA, lambda version: _COLUMNS, "subtrees",
+                      _upgrade)
 """A perft database: table ``runs``, one row per (game, root position text, depth, engine version) with the
 plies it is split at and its number of subtrees; table ``subtrees``, one row per counted subtree of a run:
-its move path (the moves' texts joined by spaces, ``""`` for the root itself), nodes and seconds."""
+its move path (the moves' texts joined by spaces, ``""`` for the root itself), nodes and seconds. Schema
+version 1 held engine versions of the old form (``store.upgraded_engine_version``)."""
 
 
 class Subtree(NamedTuple):

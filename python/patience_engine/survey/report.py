@@ -40,6 +40,8 @@ def format_report(summaries: Sequence[Summary], titles: Dict[str, str],
     for s in summaries:
         head = f"{titles.get(s.game, s.game)}: engine {s.engine_version}, node limit {s.node_limit:,}, " \
                f"table {s.table_bytes:,} bytes"
+        if s.threads != 1:
+            head = f"{head}, {s.threads} threads per solve"
         if s.player != THOUGHTFUL:
             head = f"{head}, blind player {s.player} (won: won by the player; lost: not won by it)"
         lines = [head,
@@ -60,7 +62,7 @@ def format_report(summaries: Sequence[Summary], titles: Dict[str, str],
         if s.game in REGISTRY and REGISTRY[s.game].played_for_score:
             lines.append(f"  score distribution (score: deals; {s.proven_scores:,} of {s.deals:,} proven best): "
                          + ", ".join(f"{score}: {n}" for score, n in s.scores))
-        compared = beside.get((s.game, s.engine_version, s.node_limit, s.table_bytes, s.player))
+        compared = beside.get((s.game, s.engine_version, s.node_limit, s.table_bytes, s.player, s.threads))
         if compared is not None:
             lines.extend(_comparison_lines(compared))
         blocks.append("\n".join(lines))
@@ -88,8 +90,10 @@ def plot(rows: Sequence[Row], path: str, titles: Dict[str, str]) -> None:
     nodes_axes, rate_axes = figure.subplots(1, 2)
     highest = max((r.nodes for r in rows), default=1)
     bins = numpy.geomspace(1, max(highest, 2), 50)
-    for (game, version, limit, _, player), group in sorted(groups.items()):
+    for (game, version, limit, _, player, threads), group in sorted(groups.items()):
         label = f"{titles.get(game, game)} (limit {limit:,}, engine {version})"
+        if threads != 1:
+            label = f"{label}, {threads} threads"
         if player != THOUGHTFUL:
             label = f"{label}, {player}"
         nodes_axes.hist([max(r.nodes, 1) for r in group], bins=bins, histtype="step", label=label)

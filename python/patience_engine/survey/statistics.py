@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .store import THOUGHTFUL, Row, Settings
 
@@ -50,7 +50,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 @dataclass(frozen=True)
 class Summary:
-    """The figures of one survey: the rows of one (game, engine version, node limit, table bytes, player)."""
+    """The figures of one survey: the rows of one (game, engine version, node limit, table bytes, player, threads)."""
 
     game: str
     engine_version: str
@@ -58,6 +58,8 @@ class Summary:
     table_bytes: int
     player: str
     """``"thoughtful"`` for the solver, else a blind player's name (``patience_engine.players``)."""
+    threads: int
+    """Threads each solve ran on."""
     deals: int
     won: int
     lost: int
@@ -77,7 +79,7 @@ class Summary:
 
 
 def summarize(rows: Sequence[Row]) -> List[Summary]:
-    """One ``Summary`` per settings (game, engine version, node limit, table bytes, player) present in ``rows``."""
+    """One ``Summary`` per settings (game, engine version, node limit, table bytes, player, threads) in ``rows``."""
     groups: Dict[Settings, List[Row]] = {}
     for row in rows:
         groups.setdefault(row.settings, []).append(row)
@@ -105,7 +107,7 @@ class Comparison:
     """A blind player's survey beside the thoughtful solver's verdicts on the same deals."""
 
     settings: Settings
-    """The blind survey's (game, engine version, node limit, table bytes, player)."""
+    """The blind survey's (game, engine version, node limit, table bytes, player, threads)."""
     deals: int
     """Deals with a row of the player and a settled (won or proven lost) thoughtful row."""
     thoughtful_won: int
@@ -122,7 +124,7 @@ class Comparison:
 
 def compare_with_thoughtful(rows: Sequence[Row]) -> List[Comparison]:
     """One ``Comparison`` per blind survey in ``rows`` for which thoughtful rows of the same game and
-    engine version settle some of its deals (any node limit; a deal won under one limit counts as won).
+    engine version settle some of its deals (any node limit or threads; a deal won under one limit counts as won).
 
     A player can only win a deal the solver wins: a deal it won that the solver proved lost is a
     contradiction (an engine fault), listed in ``contradictions``.
@@ -148,6 +150,20 @@ def compare_with_thoughtful(rows: Sequence[Row]) -> List[Comparison]:
     return comparisons
 
 
+def contradict(a: Row, b: Row) -> bool:
+    """Whether two rows of one deal cannot both be right: one won and the other lost (proven: no line
+    wins), or both proven (the search ran to the end) with another score. An ``"unknown"`` left by a
+    limit contradicts nothing, nor do wins of different scores not both proven.
+
+    >>> row = Row("germaine", 7, "won", 61, 900, 0.1, "", False, "v", 1000, 0)
+    >>> contradict(row, row._replace(status="unknown", score=40)), contradict(row, row._replace(status="lost"))
+    (False, True)
+    """
+    if {a.status, b.status} == {"won", "lost"}:
+        return True
+    return a.proven and b.proven and (a.status, a.score) != (b.status, b.score)
+
+
 @dataclass(frozen=True)
 class Merged:
     """Rows read from several files, each (settings, deal) once."""
@@ -155,18 +171,26 @@ class Merged:
     rows: List[Row]
     """The first row of each (settings, deal), in the order read."""
     agreeing: int
-    """Rows dropped as repeats equal to the kept row in every field but ``seconds``."""
+    """Rows dropped as repeats that agree with the kept row: on one thread (a deterministic search) in every field
+    but ``seconds``, on several in what a search that races cannot change (``contradict`` finds nothing)."""
     repeated_deals: int
     """Deals read more than once under the same settings; with three files a deal can repeat twice."""
     disagreeing: List[Tuple[Row, Row]]
-    """(kept row, repeat) pairs that differ in more than ``seconds``: one engine version computed two
-    results for one deal, which a deterministic engine never does (a fault, or a file edited by hand)."""
+    """(kept row, repeat) pairs that do not agree: one engine version computed two results for one deal,
+    which the engine never does (a fault, or a file edited by hand)."""
+    threads_compared: int = 0
+    """Deals kept at more than one thread count under otherwise the same settings."""
+    contradictions: List[Tuple[Row, Row]] = field(default_factory=list)
+    """Pairs of those rows (fewer threads first) that ``contradict``: an engine fault."""
 
 
 def merge_rows(rows: Sequence[Row]) -> Merged:
-    """Keep one row per (settings, deal) of ``rows``; check every repeat against it, ``seconds`` aside.
+    """Keep one row per (settings, deal) of ``rows``; check every repeat against it, ``seconds`` aside,
+    and the rows of one deal at other thread counts against each other.
 
-    A survey run twice (in two files, locally and on a Dask cluster) must give the same rows.
+    A survey run twice on one thread (in two files, locally and on a Dask cluster) must give the same
+    rows. Several threads race, so their rows agree in verdicts only: a won against a lost, or two
+    different proven scores, is a fault; a limit reached with one thread count and not another is not.
     """
     kept: Dict[Tuple[Settings, int], Row] = {}
     repeated: Set[Tuple[Settings, int]] = set()
@@ -178,8 +202,16 @@ def merge_rows(rows: Sequence[Row]) -> Merged:
         if first is row:
             continue
         repeated.add(key)
-        if first._replace(seconds=0.0) == row._replace(seconds=0.0):
+        same = (first._replace(seconds=0.0) == row._replace(seconds=0.0) if row.threads == 1
+                else not contradict(first, row))
+        if same:
             agreeing += 1
         else:
             disagreeing.append((first, row))
-    return Merged(list(kept.values()), agreeing, len(repeated), disagreeing)
+    by_threads: Dict[Tuple[Any, ...], List[Row]] = {}
+    for row in kept.values():
+        by_threads.setdefault((*row.settings[:-1], row.deal), []).append(row)
+    compared = [sorted(group, key=lambda r: r.threads) for group in by_threads.values() if len(group) > 1]
+    contradictions = [(a, b) for group in compared for i, a in enumerate(group) for b in group[i + 1:]
+                      if contradict(a, b)]
+    return Merged(list(kept.values()), agreeing, len(repeated), disagreeing, len(compared), contradictions)

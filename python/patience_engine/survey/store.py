@@ -4,16 +4,20 @@ What this docstring says of a survey database holds for every kind of file the p
 SQLite (``FileKind``: the survey's ``SURVEY_FILE``, and ``perft.PERFT_FILE`` of a perft split into
 subtrees); only the tables differ.
 
-Rows are keyed by game, engine version, node limit, table size, player and
-deal (the player is ``"thoughtful"`` for the solver, which sees every card,
-else the text of a blind player of ``patience_engine.players``). A
+Rows are keyed by game, engine version, node limit, table size, player,
+threads and deal (the player is ``"thoughtful"`` for the solver, which sees
+every card, else the text of a blind player of ``patience_engine.players``;
+threads is the number of threads each solve of the deal ran on). A
 file is written only if it does not exist yet (it is then created whole,
 under a temporary name first, with the mode any new file gets: 0666 less the
 umask) or is already a survey database (SQLite application id
 ``APPLICATION_ID``, schema version ``SCHEMA_VERSION``); anything else raises
-``SurveyFileError`` before a byte is written; a file of schema version 1
-(before the player column) is read as thoughtful rows, and is upgraded in one
-transaction when opened for writing. Each row is committed on its
+``SurveyFileError`` before a byte is written. A file of an older schema is
+read as its rows were written, and is upgraded in one transaction when opened
+for writing: version 1 (before the player column) holds thoughtful rows,
+versions 1 and 2 (before the threads column) rows of one thread, and
+versions 1 to 3 the engine version in its old form, ``0.1.0+`` and the
+digest, read as ``r1-`` and the digest (``upgraded_engine_version``). Each row is committed on its
 own (WAL journal, ``synchronous=NORMAL``), so a survey killed at any moment,
 ``kill -9`` included, loses at most the deals being solved; only a power cut
 or an operating-system crash can also lose the last commits (their deals are
@@ -52,13 +56,14 @@ PERFT_APPLICATION_ID = 0x50415450  # "PATP" in ASCII
 """SQLite ``PRAGMA application_id`` that marks a perft database (``perft.PERFT_FILE``)."""
 # What each of the package's application ids marks, for the message that refuses a file of one kind as another.
 _KIND_NAMES = {APPLICATION_ID: "survey", PERFT_APPLICATION_ID: "perft"}
-SCHEMA_VERSION = 2
-"""SQLite ``PRAGMA user_version`` of the schema this module writes (1: no player column)."""
+SCHEMA_VERSION = 4
+"""SQLite ``PRAGMA user_version`` of the schema this module writes (1: no player column, 2: no threads column;
+1 to 3: engine versions of the old form)."""
 THOUGHTFUL = "thoughtful"
 """The player of a solver's rows: it sees the face-down cards (docs/rules.md "Geoffrey")."""
 
-Settings = Tuple[str, str, int, int, str]
-"""The game, engine version, node limit, table bytes and player that the rows of one survey share."""
+Settings = Tuple[str, str, int, int, str, int]
+"""The game, engine version, node limit, table bytes, player and threads that the rows of one survey share."""
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _SCHEMA = """
@@ -75,10 +80,23 @@ CREATE TABLE deals (
     node_limit INTEGER NOT NULL,
     table_bytes INTEGER NOT NULL,
     player TEXT NOT NULL,
-    PRIMARY KEY (game, engine_version, node_limit, table_bytes, player, deal)
+    threads INTEGER NOT NULL CHECK (threads >= 1),
+    PRIMARY KEY (game, engine_version, node_limit, table_bytes, player, threads, deal)
 );
 """
-_VERSION_1_COLUMNS = 11  # the columns before ``player``
+_COLUMNS_OF_VERSION = {1: 11, 2: 12, 3: 13, 4: 13}
+"""How many of ``Row``'s fields, in order, a file of each schema version has (1: before ``player``, 2: before
+``threads``; 3 and 4 differ in the engine version's form)."""
+
+
+def upgraded_engine_version(column: str) -> str:
+    """An SQL expression of the engine version in ``column`` in the form ``signature.engine_version`` gives.
+
+    The engine version was the package version, ``+`` and the digest of the game's signature lines, until it
+    became ``r``, ``signature.ENGINE_REVISION``, ``-`` and the digest: that engine's was revision 1, and its
+    package version never was other than 0.1.0, so ``0.1.0+<digest>`` is ``r1-<digest>``. Other text stays.
+    """
+    return f"CASE WHEN {column} GLOB '0.1.0+*' THEN 'r1-' || substr({column}, 7) ELSE {column} END"
 
 
 class SurveyFileError(ValueError):
@@ -107,11 +125,13 @@ class Row(NamedTuple):
     table_bytes: int
     player: str = THOUGHTFUL
     """``THOUGHTFUL`` for the solver, else a blind player's ``name`` (``patience_engine.players``)."""
+    threads: int = 1
+    """Threads each solve of the deal ran on (``solve``'s ``num_threads``; 1 for a player's)."""
 
     @property
     def settings(self) -> Settings:
-        """(game, engine version, node limit, table bytes, player): the rows of one survey share these."""
-        return (self.game, self.engine_version, self.node_limit, self.table_bytes, self.player)
+        """(game, engine version, node limit, table bytes, player, threads): the rows of one survey share these."""
+        return (self.game, self.engine_version, self.node_limit, self.table_bytes, self.player, self.threads)
 
 
 class FileKind(NamedTuple):
@@ -133,7 +153,8 @@ class FileKind(NamedTuple):
     rows_table: str
     """The table whose rows are the file's worth: a new file left with none is removed (``release_database``)."""
     upgrade: Optional[Callable[[sqlite3.Connection], None]] = None
-    """Rewrites a file of an older version of ``versions`` to ``schema_version``, in one transaction."""
+    """``upgrade(connection)`` rewrites a file of an older version of ``versions`` to ``schema_version``, in one
+    transaction (``upgrade_with``)."""
 
     @property
     def noun(self) -> str:
@@ -141,24 +162,56 @@ class FileKind(NamedTuple):
         return f"{self.name} database"
 
 
+_ROW_DEFAULTS = {"player": f"'{THOUGHTFUL}'", "threads": "1"}
+"""What the rows of an older schema hold in a column added since: they were thoughtful and on one thread."""
+_OLD_ENGINE_VERSIONS = 3
+"""The last schema version whose engine versions have the old form (``upgraded_engine_version``)."""
+
+
+def _missing_columns(version: int) -> List[str]:
+    """The values, as SQL, of the columns a file of schema ``version`` lacks (``_ROW_DEFAULTS``)."""
+    return [_ROW_DEFAULTS[name] for name in Row._fields[_COLUMNS_OF_VERSION[version]:]]
+
+
+def _columns(version: int) -> str:
+    """SQL of the ``deals`` columns of a file of schema ``version``, in ``Row`` order and in the form of
+    ``SCHEMA_VERSION``: an old file's missing columns are their defaults and its engine version an expression."""
+    present = Row._fields[:_COLUMNS_OF_VERSION[version]]
+    columns = [upgraded_engine_version(f) if f == "engine_version" and version <= _OLD_ENGINE_VERSIONS else f
+               for f in present]
+    return ", ".join([*columns, *_missing_columns(version)])
+
+
+def upgrade_with(connection: sqlite3.Connection, kind: FileKind, statements: Callable[[int], List[str]]) -> None:
+    """Run ``statements(version)`` on a file of ``kind`` of an older schema version, then mark it
+    ``kind.schema_version``, in one transaction: the version is read inside it, so of two runs upgrading
+    the same file at once, the second finds it done."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        version = _schema_version(connection)
+        if version != kind.schema_version:
+            for statement in statements(version):
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {kind.schema_version}")
+        connection.commit()
+    except BaseException:
+        connection.rollback()
+        raise
+
+
 def _upgrade(connection: sqlite3.Connection) -> None:
-    """Rewrite a schema-1 ``deals`` table with the player column, all its rows thoughtful, in one transaction."""
-    old = ", ".join(Row._fields[:_VERSION_1_COLUMNS])
-    connection.executescript(f"""
-        BEGIN IMMEDIATE;
-        ALTER TABLE deals RENAME TO deals_version_1;
-        {_SCHEMA}
-        INSERT INTO deals SELECT {old}, '{THOUGHTFUL}' FROM deals_version_1;
-        DROP TABLE deals_version_1;
-        PRAGMA user_version = {SCHEMA_VERSION};
-        COMMIT;
-    """)
+    """Rewrite the ``deals`` table of a file of an older schema as ``_SCHEMA``'s, in one transaction."""
+    upgrade_with(connection, SURVEY_FILE, lambda version: [
+        "ALTER TABLE deals RENAME TO deals_old",
+        _SCHEMA,
+        f"INSERT INTO deals SELECT {_columns(version)} FROM deals_old",
+        "DROP TABLE deals_old",
+    ])
 
 
 SURVEY_FILE = FileKind(
-    "survey", APPLICATION_ID, SCHEMA_VERSION, (1, SCHEMA_VERSION), _SCHEMA,
-    lambda version: {"deals": list(Row._fields[:_VERSION_1_COLUMNS] if version == 1 else Row._fields)},
-    "deals", _upgrade)
+    "survey", APPLICATION_ID, SCHEMA_VERSION, tuple(_COLUMNS_OF_VERSION), _SCHEMA,
+    lambda version: {"deals": list(Row._fields[:_COLUMNS_OF_VERSION[version]])}, "deals", _upgrade)
 """A survey database: the ``deals`` table of ``Row``."""
 
 
@@ -504,24 +557,25 @@ def insert_rows(connection: sqlite3.Connection, rows: Iterable[Row]) -> int:
 
 def done_deals(connection: sqlite3.Connection, settings: Settings, deals: range) -> Set[int]:
     query = ("SELECT deal FROM deals WHERE game = ? AND engine_version = ? AND node_limit = ? "
-             "AND table_bytes = ? AND player = ? AND deal BETWEEN ? AND ?")
+             "AND table_bytes = ? AND player = ? AND threads = ? AND deal BETWEEN ? AND ?")
     return {r[0] for r in connection.execute(query, (*settings, deals.start, deals.stop - 1))}
 
 
 def unsettled_deals(connection: sqlite3.Connection, settings: Settings, deals: range) -> Set[int]:
     """The deals of ``deals`` that rows of the same game, engine version and player as ``settings``
-    (any node limit or table size) leave unknown, none of them settling it (won or lost)."""
+    (any node limit, table size or threads) leave unknown, none of them settling it (won or lost)."""
     query = ("SELECT deal FROM deals WHERE game = ? AND engine_version = ? AND player = ? AND deal BETWEEN ? AND ? "
              "GROUP BY deal HAVING max(status != 'unknown') = 0")
-    game, version, _, _, player = settings
+    game, version, _, _, player, _ = settings
     return {r[0] for r in connection.execute(query, (game, version, player, deals.start, deals.stop - 1))}
 
 
 def other_settings(connection: sqlite3.Connection, settings: Settings
                     ) -> Tuple[Settings, ...]:
-    query = ("SELECT DISTINCT game, engine_version, node_limit, table_bytes, player FROM deals WHERE game = ? "
-             "ORDER BY engine_version, node_limit, table_bytes, player")
-    found = [(str(g), str(v), int(n), int(t), str(p)) for g, v, n, t, p in connection.execute(query, settings[:1])]
+    query = ("SELECT DISTINCT game, engine_version, node_limit, table_bytes, player, threads FROM deals "
+             "WHERE game = ? ORDER BY engine_version, node_limit, table_bytes, player, threads")
+    found = [(str(g), str(v), int(n), int(t), str(p), int(j))
+             for g, v, n, t, p, j in connection.execute(query, settings[:1])]
     return tuple(other for other in found if other != settings)
 
 
@@ -532,12 +586,11 @@ def read_rows(path: str) -> List[Row]:
     """
     connection = open_database(path, create=False)
     try:
-        # A schema-1 file has no player column: its rows are thoughtful.
-        columns = Row._fields if _schema_version(connection) == SCHEMA_VERSION else Row._fields[:_VERSION_1_COLUMNS]
-        order = [f for f in ("game", "engine_version", "node_limit", "table_bytes", "player", "deal") if f in columns]
-        query = f"SELECT {', '.join(columns)} FROM deals ORDER BY {', '.join(order)}"
-        player = () if "player" in columns else (THOUGHTFUL,)
-        return [Row._make((*r[:7], bool(r[7]), *r[8:], *player)) for r in connection.execute(query)]
+        # Numbered columns, as an old file's are expressions (_columns).
+        order = [str(Row._fields.index(f) + 1) for f in ("game", "engine_version", "node_limit", "table_bytes",
+                                                         "player", "threads", "deal")]
+        query = f"SELECT {_columns(_schema_version(connection))} FROM deals ORDER BY {', '.join(order)}"
+        return [Row._make((*r[:7], bool(r[7]), *r[8:])) for r in connection.execute(query)]
     except sqlite3.DatabaseError as error:
         raise SurveyFileError(f"{path} is corrupt ({_first_line(error)}); left untouched") from None
     finally:
