@@ -2,6 +2,7 @@
 
     python examples/train.py train --game royal-marriage --dir ~/runs/royal-marriage
     python examples/train.py evaluate --game royal-marriage --agent ppo --dir ~/runs/royal-marriage
+    python examples/train.py evaluate --game royal-marriage --agent ppo-sampled --dir ~/runs/royal-marriage
     python examples/train.py evaluate --game royal-marriage --agent random --dir ~/runs/royal-marriage
     python examples/train.py evaluate --game royal-marriage --agent monte-carlo --dir ~/runs/royal-marriage --deals 200
     python examples/train.py plot --dir ~/runs/royal-marriage ~/runs/germaine ~/runs/geoffrey --out curves.png
@@ -18,7 +19,8 @@ with the same ``--dir``, it resumes from the last checkpoint. Ctrl-C (exit 130) 
 write one first.
 
 ``evaluate`` plays deals ``--first`` .. ``--first + --deals - 1`` (default 1,000,001 .. 1,000,500)
-with one agent (the trained policy, greedy among legal actions; the random agent or the flat
+with one agent (the trained policy, greedy among legal actions, or ``ppo-sampled``: drawing from its
+distribution over them, seeded by the deal; the random agent or the flat
 Monte-Carlo agent of ``examples/agents.py``, with its defaults) and prints the win rate with a 95%
 Wilson interval and the mean final score with a 95% normal interval; ``--dir`` gets
 ``eval-<agent>.json``. ``plot`` draws ``curve.csv`` of each ``--dir``, with the mean scores of the
@@ -141,16 +143,27 @@ def train(args: argparse.Namespace) -> None:
         checkpoint()
 
 
-def ppo_agent(model_path: Path, hidden: bool) -> Agent:
-    """The trained policy, greedy among the legal actions."""
+def ppo_agent(model_path: Path, hidden: bool, sampled: bool) -> Agent:
+    """The trained policy among the legal actions: greedy (its most likely action), or ``sampled``
+    from its distribution, as in training, with a generator seeded by the deal and the moves left, so
+    that an evaluation repeats."""
+    import numpy
+    import torch
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(model_path, device="cpu")
 
     def choose(state: Any, moves_left: int, seed: int) -> int:
         obs = state.observation(hidden=hidden).reshape(-1)
-        action, _ = model.predict(obs, action_masks=state.legal_action_mask(), deterministic=True)
-        return int(action)
+        mask = state.legal_action_mask()
+        if not sampled:
+            action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            return int(action)
+        tensor, _ = model.policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            probs = model.policy.get_distribution(tensor, action_masks=mask).distribution.probs[0].numpy()
+        probs = probs.astype(numpy.float64) * mask
+        return int(numpy.random.default_rng([seed, moves_left]).choice(len(probs), p=probs / probs.sum()))
 
     return choose
 
@@ -170,8 +183,8 @@ def evaluate(args: argparse.Namespace) -> None:
     cls = patience_engine.GAMES[args.game]
     hidden = patience_engine.games.REGISTRY[args.game].hidden_cards
     agent: Agent
-    if args.agent == "ppo":
-        agent = ppo_agent(args.dir / "model.zip", hidden)
+    if args.agent in ("ppo", "ppo-sampled"):
+        agent = ppo_agent(args.dir / "model.zip", hidden, sampled=args.agent == "ppo-sampled")
     elif args.agent == "random":
         agent = random_agent
     else:
@@ -187,7 +200,7 @@ def evaluate(args: argparse.Namespace) -> None:
     result = {"game": args.game, "agent": args.agent, "deals": [deals.start, deals.stop - 1], "won": won,
               "win_rate": won / len(finals), "win_rate_95": wilson(won, len(finals)), "mean_score": mean,
               "mean_score_95": [mean - half, mean + half], "seconds": round(seconds, 1)}
-    if args.agent == "ppo":
+    if args.agent in ("ppo", "ppo-sampled"):
         result["steps"] = json.loads((args.dir / "run.json").read_text())["steps"]
     args.dir.mkdir(parents=True, exist_ok=True)
     write_atomically(args.dir / f"eval-{args.agent}.json", lambda path: path.write_text(json.dumps(result, indent=1) + "\n"))
@@ -235,7 +248,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     tr.set_defaults(func=train)
     ev = sub.add_parser("evaluate", parents=[common], help="play held-out deals with one agent")
     ev.add_argument("--game", choices=list(ENV_IDS), required=True)
-    ev.add_argument("--agent", choices=["ppo", "random", "monte-carlo"], required=True)
+    ev.add_argument("--agent", choices=["ppo", "ppo-sampled", "random", "monte-carlo"], required=True)
     ev.add_argument("--dir", type=run_dir, required=True, help="the run's folder (its model for ppo; the results)")
     ev.add_argument("--first", type=int, default=1_000_001, help="the first deal (default 1,000,001)")
     ev.add_argument("--deals", type=int, default=500, help="deals played (default 500)")

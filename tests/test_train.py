@@ -67,3 +67,9 @@ def test_a_stopped_run_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     assert evaluated.returncode == 0, evaluated.stderr
     result = json.loads((run / "eval-ppo.json").read_text())
     assert (result["deals"], result["steps"]) == ([1_000_001, 1_000_003], steps)
+    # The sampled policy draws from a generator seeded by the deal: the same evaluation twice is the same.
+    sampled = [train("evaluate", "--game", "germaine", "--agent", "ppo-sampled", "--dir", str(run), "--deals", "3")
+               for _ in range(2)]
+    assert [done.returncode for done in sampled] == [0, 0], sampled[0].stderr
+    assert sampled[0].stdout.split("|")[:7] == sampled[1].stdout.split("|")[:7]  # all but the seconds
+    assert json.loads((run / "eval-ppo-sampled.json").read_text())["steps"] == steps
