@@ -1,5 +1,7 @@
-"""Instruction counts of one build repeat: two callgrind runs agree within 0.05% on every kind of workload
-(runs seen differ by under 0.02%).
+"""Instruction counts of one build repeat: two callgrind runs agree within 0.05% or 5,000 instructions,
+whichever is more, on every kind of workload (runs seen differ by under 0.02%, but for one run of the small
+Python loop, 2.85 M instructions, 1,968 below the next: a hand-over between threads can move a few thousand
+instructions, a fixed cost that is a larger share of a small count; CI's compare fails past 1%).
 
 Some tens of seconds of valgrind, so it lives in bench/ (CI runs it with
 ``--benchmark-disable``) and is skipped where the suite is timed.
@@ -37,4 +39,4 @@ def test_counts_of_one_build_repeat(request: pytest.FixtureRequest) -> None:
         a, b = first[name], second[name]
         assert isinstance(a, instructions.Count) and isinstance(b, instructions.Count), (a, b)
         assert a.nodes == b.nodes
-        assert abs(a.instructions - b.instructions) <= a.instructions * 5 / 10_000, (name, a, b)
+        assert abs(a.instructions - b.instructions) <= max(a.instructions * 5 / 10_000, 5_000), (name, a, b)
