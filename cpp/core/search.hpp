@@ -221,26 +221,60 @@ class Solver {
   // rests on them. The hunt over every move, in the game's own order, then runs up to 7/8 of the
   // limits. Sets finished when it settled everything, no_win_ when it proved no line wins.
   void hunt(bool& finished) {
-    constexpr std::uint64_t kPasses = std::size(Rules::kPasses);
-    static_assert(kPasses < 255, "a pass number fits the table's byte");
     floor_ = Rules::kWinValue - 1;
-    if (budget_ != kNoLimit || timed_) {
-      // Every phase sets its order: one stopped by the clock starts rules_ afresh (search_to_end).
-      // Until this search finds a win in this budget: a team member's passes are tries of its own.
-      for (std::uint64_t i = 0; i < kPasses && best_ < Rules::kWinValue; ++i) {
-        const std::uint64_t p = nth_pass(i);
-        pass_ = static_cast<std::uint8_t>(p + 1);
-        rules_.use(Rules::kPasses[p]);
-        run_phase(3 * (i + 1), 4 * kPasses);
-      }
-      pass_ = 0;
-    }
-    rules_.use(Rules::kOrder);
+    if (budget_ != kNoLimit || timed_) narrowed_passes();
     if (run_phase(7, 8)) {
       no_win_ = best() < Rules::kWinValue;
       finished = !no_win_;
+      // The team's hunters stop hunting for a win (hunt_pointless()).
+      if constexpr (kTeam)
+        if (no_win_) seat_.team->note_no_win();
     }
     floor_ = -1;
+  }
+
+  // hunt()'s narrowed passes, until this search finds a win in this budget (a team member's passes
+  // are tries of its own): pass i in the share 3 (i + 1) / (4 kPasses) of the limits; the game's
+  // own order is back at the end.
+  void narrowed_passes() {
+    constexpr std::uint64_t kPasses = std::size(Rules::kPasses);
+    static_assert(kPasses < 255, "a pass number fits the table's byte");
+    // Every phase sets its order: one stopped by the clock starts rules_ afresh (search_to_end).
+    for (std::uint64_t i = 0; i < kPasses && best_ < Rules::kWinValue && !hunt_pointless(); ++i) {
+      const std::uint64_t p = nth_pass(i);
+      pass_ = static_cast<std::uint8_t>(p + 1);
+      rules_.use(Rules::kPasses[p]);
+      run_phase(3 * (i + 1), 4 * kPasses);
+    }
+    pass_ = 0;
+    rules_.use(Rules::kOrder);
+  }
+
+  // Whether this search is a team's hunter: with no limit, a member other than the first runs only
+  // the narrowed passes of each budget (until the team proves that no line wins), leaving the
+  // searches of every move to member 0 (docs/solver.md "Threads": a try that finds a perfect line
+  // is most often a budget's first narrowed passes, which a hunter reaches a budget sooner).
+  bool hunter() const {
+    if constexpr (kTeam)
+      return seat_.member != 0 && node_limit_ == kNoLimit && !timed_ && !known_no_win();
+    else
+      return false;
+  }
+
+  // Whether this search or, in a team, any member proved that no line wins.
+  bool known_no_win() const {
+    if constexpr (kTeam)
+      return no_win_ || seat_.team->no_win();
+    else
+      return no_win_;
+  }
+
+  // Whether this search is a hunter's passes after the team proved that no line wins.
+  bool hunt_pointless() const {
+    if constexpr (kTeam)
+      return hunting_ && seat_.team->no_win();
+    else
+      return false;
   }
 
   // The search under budget_ (from base_) and the time limit: a scored game whose root could
@@ -248,10 +282,21 @@ class Solver {
   // hunt settled everything (a search that ran to the end), the search for the best score goes
   // on from the root with the rest of the limits, the table's bounds (upper bounds whatever the
   // cut) kept. True when it ran to the end.
+  // A hunter (hunter()) runs the narrowed passes alone, true when they reach the target.
   bool attempt() {
     bool finished = false;
     if constexpr (Rules::kScored) {
-      if (target_ >= Rules::kWinValue && !no_win_) hunt(finished);
+      if (target_ >= Rules::kWinValue && !known_no_win()) {
+        if (hunter()) {
+          floor_ = Rules::kWinValue - 1;
+          hunting_ = true;
+          narrowed_passes();
+          hunting_ = false;
+          floor_ = -1;
+          return best() >= target_;
+        }
+        hunt(finished);
+      }
     }
     return finished || run_phase(1, 1);
   }
@@ -275,11 +320,11 @@ class Solver {
   // Searches from the root under limit_ and phase_deadline_; true when it ran to the end (or
   // reached the target), false when a limit stopped it.
   bool search_to_end() {
-    stopped_ = timed_out_ = false;
+    stopped_ = phase_over_ = false;
     try {
       search(0);
     } catch (const Interrupted&) {
-      if (!timed_out_) throw;
+      if (!phase_over_) throw;
       stopped_ = true;
       // The throw skipped the unmakes on its way up: start the next search from the root again.
       g_ = root_;
@@ -289,11 +334,16 @@ class Solver {
   }
 
   // Interrupt::poll: true once the phase's deadline has passed or when the caller's poll says
-  // stop; reports the progress first.
+  // stop; reports the progress first. A hunter's pass also ends (as at its deadline) once the team
+  // has proved that no line wins.
   static bool poll(void* ctx) {
     Solver& s = *static_cast<Solver*>(ctx);
     if constexpr (kTeam) s.seat_.team->count(s.seat_.member, s.nodes_);
     if (s.progress_ && s.progress_(s.progress_ctx_, s.all_nodes(), s.best_score())) return true;
+    if (s.hunt_pointless()) {
+      s.phase_over_ = true;
+      return true;
+    }
     if (s.timed_) {
       const Clock::time_point now = Clock::now();
       if (now >= s.phase_deadline_) {
@@ -301,7 +351,7 @@ class Solver {
         // threads than cores) would otherwise run on until its own next clock read.
         if constexpr (kTeam)
           if (now >= s.deadline_) s.seat_.team->time_up();
-        s.timed_out_ = true;
+        s.phase_over_ = true;
         return true;
       }
     }
@@ -336,14 +386,16 @@ class Solver {
   }
 
   // The narrowed pass (from 0) that this search runs i-th: pass i on one thread. Member m of a
-  // team of T takes the passes p with p = m (mod T) first, in order, then those with p = m + 1,
-  // and so on: the members' first passes are the first ten between them, so the team reaches
-  // the k-th pass after about k / T passes of its own, and each member then goes on where
-  // another left a pass (its bounds are the pass's, whichever member stored them).
+  // team of T takes the passes p with p = m + 1 (mod T) first, in order, then those with
+  // p = m + 2, and so on: the members' first passes are the first ten between them, so the team
+  // reaches the k-th pass after about k / T passes of its own, and each member then goes on where
+  // another left a pass (its bounds are the pass's, whichever member stored them). Pass 0, which
+  // found most traced deals' perfect lines (docs/solver.md "Threads"), goes to a hunter, member
+  // T - 1 (hunter()).
   std::uint64_t nth_pass(std::uint64_t i) const {
     if constexpr (kTeam) {
       const auto members = static_cast<std::uint64_t>(seat_.team->members());
-      const auto member = static_cast<std::uint64_t>(seat_.member);
+      const auto member = static_cast<std::uint64_t>(seat_.member + 1);
       for (std::uint64_t shift = 0;; ++shift)
         for (std::uint64_t p = (member + shift) % members; p < std::size(Rules::kPasses);
              p += members)
@@ -443,7 +495,8 @@ class Solver {
   Clock::time_point deadline_{};        // the time limit
   Clock::time_point phase_deadline_{};  // the time limit of the search under way
   bool timed_ = false;
-  bool timed_out_ = false;
+  bool phase_over_ = false;  // the phase's deadline passed, or hunt_pointless()
+  bool hunting_ = false;     // a hunter's narrowed passes are under way
   static constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
   const std::uint64_t node_limit_;
   // The node budget of attempt() under way (node_limit_, or kFirstBudget and up with no limit),
