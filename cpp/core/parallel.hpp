@@ -149,7 +149,7 @@ SolveResult<G> team_result(const SolveTeam<G>& team, const G& root, int target, 
 
 // Solves g as solve() does, on pool's threads (docs/solver.md "Threads"): each thread runs the
 // search of one thread from g as a member of one team (core/team.hpp), sharing its table and best
-// line, but for members other than 0 with no limit, which hunt (Solver::hunter()); a node limit is
+// line, but for the last member with no limit, which hunts (Solver::hunter()); a node limit is
 // split between them (a limit below the thread count: a thread per node). The
 // solve is over when a member's search runs to the end or reaches the target; when opt.progress or
 // interrupt says stop (both called on the calling thread alone), every member stops and

@@ -250,13 +250,16 @@ class Solver {
     rules_.use(Rules::kOrder);
   }
 
-  // Whether this search is a team's hunter: with no limit, a member other than the first runs only
-  // the narrowed passes of each budget (until the team proves that no line wins), leaving the
-  // searches of every move to member 0 (docs/solver.md "Threads": a try that finds a perfect line
-  // is most often a budget's first narrowed passes, which a hunter reaches a budget sooner).
+  // Whether this search is a team's hunter: with no limit, the last member of two or more runs
+  // only the narrowed passes of each budget (until the team proves that no line wins), leaving the
+  // searches of every move to the others (docs/solver.md "Threads": a try that finds a perfect
+  // line is most often a budget's first narrowed passes, which a hunter reaches a budget sooner).
+  // One hunter at most: with more threads than cores, hunters would take the cores of the members
+  // that can prove a best score below the root's bound.
   bool hunter() const {
     if constexpr (kTeam)
-      return seat_.member != 0 && node_limit_ == kNoLimit && !timed_ && !known_no_win();
+      return seat_.member != 0 && seat_.member == seat_.team->members() - 1 &&
+             node_limit_ == kNoLimit && !timed_ && !known_no_win();
     else
       return false;
   }
