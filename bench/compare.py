@@ -66,6 +66,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
@@ -114,6 +115,17 @@ def _end_session(session: int) -> None:
     for pid in members:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+
+
+def _remove(path: Path, wait: float = 10.0) -> None:
+    """Remove the directory ``path``, trying again for up to ``wait`` seconds: a compiler that
+    ``_end_session`` killed may not have died yet, and a file it writes meanwhile makes one
+    ``rmtree`` leave the directory behind."""
+    deadline = time.monotonic() + wait
+    shutil.rmtree(path, ignore_errors=True)
+    while path.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _git(*args: str) -> str:
@@ -376,7 +388,7 @@ def ab(args: argparse.Namespace) -> int:
         if args.keep:
             print(f"kept {workdir}")
         else:
-            shutil.rmtree(workdir, ignore_errors=True)
+            _remove(workdir)
 
 
 def storage_dir() -> Path:
